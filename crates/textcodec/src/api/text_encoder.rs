@@ -1,0 +1,94 @@
+//! <https://encoding.spec.whatwg.org/#interface-textencoder>
+
+use alloc::vec::Vec;
+
+/// `TextEncoderEncodeIntoResult`: UTF-16 code units read, bytes written.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Default)]
+pub struct EncodeIntoResult {
+    /// Code units of the source converted.
+    pub read: u64,
+    /// Bytes written to the destination.
+    pub written: u64,
+}
+
+/// `TextEncoder` (#interface-textencoder): UTF-8 only, no state.
+///
+/// ```
+/// use textcodec::api::TextEncoder;
+/// let e = TextEncoder::new();
+/// assert_eq!(e.encode_utf16(&[0x61, 0xD800]), b"a\xEF\xBF\xBD");
+/// let mut dst = [0u8; 4];
+/// let r = e.encode_into(&[0x61, 0xD83D, 0xDE00], &mut dst);
+/// assert_eq!((r.read, r.written), (1, 1)); // the emoji's 4 bytes do not fit in the 3 left
+/// ```
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Default)]
+pub struct TextEncoder;
+
+impl TextEncoder {
+    /// `new TextEncoder()`.
+    pub fn new() -> TextEncoder {
+        TextEncoder
+    }
+
+    /// `encoding`: always `"utf-8"`.
+    pub fn encoding(&self) -> &'static str {
+        "utf-8"
+    }
+
+    /// `encode(input)` for a Rust string (already a scalar value string).
+    pub fn encode(&self, input: &str) -> Vec<u8> {
+        input.as_bytes().to_vec()
+    }
+
+    /// `encode(input)` for a JavaScript string: USVString conversion (lone surrogates become
+    /// U+FFFD), then UTF-8.
+    pub fn encode_utf16(&self, input: &[u16]) -> Vec<u8> {
+        let mut out = Vec::with_capacity(input.len() * 3);
+        let mut buf = [0u8; 4];
+        for c in char::decode_utf16(input.iter().copied()) {
+            let c = c.unwrap_or('\u{FFFD}');
+            out.extend_from_slice(c.encode_utf8(&mut buf).as_bytes());
+        }
+        out
+    }
+
+    /// `encodeInto(source, destination)` (#dom-textencoder-encodeinto): converts scalar values
+    /// while their bytes fit (never part of a character), counting UTF-16 code units read (a
+    /// surrogate pair counts two; a lone surrogate, which becomes U+FFFD, one).
+    pub fn encode_into(&self, source: &[u16], destination: &mut [u8]) -> EncodeIntoResult {
+        let mut read = 0usize;
+        let mut written = 0usize;
+        let mut buf = [0u8; 4];
+        for c in char::decode_utf16(source.iter().copied()) {
+            let (c, units) = match c {
+                Ok(c) => (c, c.len_utf16()),
+                Err(_) => ('\u{FFFD}', 1),
+            };
+            let bytes = c.encode_utf8(&mut buf).as_bytes();
+            let Some(dst) = destination.get_mut(written..written + bytes.len()) else {
+                break;
+            };
+            dst.copy_from_slice(bytes);
+            written += bytes.len();
+            read += units;
+        }
+        EncodeIntoResult {
+            read: read as u64,
+            written: written as u64,
+        }
+    }
+
+    /// `encodeInto` for a Rust string source; `read` still counts UTF-16 code units.
+    pub fn encode_into_str(&self, source: &str, destination: &mut [u8]) -> EncodeIntoResult {
+        let mut n = source.len().min(destination.len());
+        while !source.is_char_boundary(n) {
+            n -= 1;
+        }
+        destination[..n].copy_from_slice(&source.as_bytes()[..n]);
+        let read: usize = source[..n].chars().map(char::len_utf16).sum();
+        EncodeIntoResult {
+            read: read as u64,
+            written: n as u64,
+        }
+    }
+}

@@ -1,0 +1,338 @@
+//! <https://encoding.spec.whatwg.org/#iso-2022-jp-decoder> and
+//! <https://encoding.spec.whatwg.org/#iso-2022-jp-encoder>
+
+use super::{scalar, DecodeKernel, Encoded, EncodeKernel, Restore, Step};
+use crate::index;
+use crate::simd::sink::Sink;
+
+/// ISO-2022-JP decoder states.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+enum State {
+    #[default]
+    Ascii,
+    Roman,
+    Katakana,
+    LeadingByte,
+    TrailingByte,
+    EscapeStart,
+    Escape,
+}
+
+/// ISO-2022-JP's decoder state.
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct Iso2022JpDecoder {
+    /// ISO-2022-JP decoder state
+    state: State,
+    /// ISO-2022-JP decoder output state
+    output_state: State,
+    /// ISO-2022-JP leading
+    leading: u8,
+    /// ISO-2022-JP output
+    output: bool,
+}
+
+impl Iso2022JpDecoder {
+    /// Shared by every state on 0x1B: set state to escape start, return continue.
+    #[inline(always)]
+    fn escape_start(&mut self) -> Step {
+        self.state = State::EscapeStart;
+        Step::Continue
+    }
+
+    /// "Set ISO-2022-JP output to false and return error."
+    #[inline(always)]
+    fn error(&mut self) -> Step {
+        self.output = false;
+        Step::ERROR
+    }
+
+    /// "Set ISO-2022-JP output to false and return a code point."
+    #[inline(always)]
+    fn emit(&mut self, code_point: u32) -> Step {
+        self.output = false;
+        Step::Emit(scalar(code_point))
+    }
+}
+
+impl DecodeKernel for Iso2022JpDecoder {
+    fn handle(&mut self, byte: Option<u8>) -> Step {
+        match self.state {
+            State::Ascii => match byte {
+                Some(0x1B) => self.escape_start(),
+                Some(b @ 0x00..=0x7F) if !matches!(b, 0x0E | 0x0F) => self.emit(u32::from(b)),
+                None => Step::Finished,
+                Some(_) => self.error(),
+            },
+            State::Roman => match byte {
+                Some(0x1B) => self.escape_start(),
+                Some(0x5C) => self.emit(0xA5),
+                Some(0x7E) => self.emit(0x203E),
+                Some(b @ 0x00..=0x7F) if !matches!(b, 0x0E | 0x0F) => self.emit(u32::from(b)),
+                None => Step::Finished,
+                Some(_) => self.error(),
+            },
+            State::Katakana => match byte {
+                Some(0x1B) => self.escape_start(),
+                Some(b @ 0x21..=0x5F) => self.emit(0xFF61 - 0x21 + u32::from(b)),
+                None => Step::Finished,
+                Some(_) => self.error(),
+            },
+            State::LeadingByte => match byte {
+                Some(0x1B) => self.escape_start(),
+                Some(b @ 0x21..=0x7E) => {
+                    self.output = false;
+                    self.leading = b;
+                    self.state = State::TrailingByte;
+                    Step::Continue
+                }
+                None => Step::Finished,
+                Some(_) => self.error(),
+            },
+            State::TrailingByte => match byte {
+                Some(0x1B) => {
+                    // The ESC begins an escape sequence; the leading byte alone is the error.
+                    self.state = State::EscapeStart;
+                    Step::Error(Restore {
+                        unread: false,
+                        prior: 0,
+                        held: 1,
+                    })
+                }
+                Some(b @ 0x21..=0x7E) => {
+                    self.state = State::LeadingByte;
+                    let pointer = usize::from(self.leading - 0x21) * 94 + usize::from(b - 0x21);
+                    match index::jis0208_code_point(pointer) {
+                        None => Step::ERROR,
+                        Some(cp) => Step::Emit(scalar(u32::from(cp))),
+                    }
+                }
+                None | Some(_) => {
+                    self.state = State::LeadingByte;
+                    Step::ERROR
+                }
+            },
+            State::EscapeStart => {
+                // Step 1.
+                if let Some(b @ (0x24 | 0x28)) = byte {
+                    self.leading = b;
+                    self.state = State::Escape;
+                    return Step::Continue;
+                }
+                // Steps 2–3: restore the byte (if any), error.
+                self.output = false;
+                self.state = self.output_state;
+                Step::Error(Restore {
+                    unread: byte.is_some(),
+                    prior: 0,
+                    held: 0,
+                })
+            }
+            State::Escape => {
+                // Steps 1–6.
+                let leading = self.leading;
+                self.leading = 0;
+                let state = match (leading, byte) {
+                    (0x28, Some(0x42)) => Some(State::Ascii),
+                    (0x28, Some(0x4A)) => Some(State::Roman),
+                    (0x28, Some(0x49)) => Some(State::Katakana),
+                    (0x24, Some(0x40 | 0x42)) => Some(State::LeadingByte),
+                    _ => None,
+                };
+                // Step 7.
+                if let Some(state) = state {
+                    self.state = state;
+                    self.output_state = state;
+                    let output = self.output;
+                    self.output = true;
+                    return if output { Step::ERROR } else { Step::Continue };
+                }
+                // Steps 8–9: restore leading (and byte), error.
+                self.output = false;
+                self.state = self.output_state;
+                Step::Error(Restore {
+                    unread: byte.is_some(),
+                    prior: 1,
+                    held: 0,
+                })
+            }
+        }
+    }
+
+    #[inline(always)]
+    fn is_ground(&self) -> bool {
+        matches!(
+            self.state,
+            State::Ascii | State::Roman | State::Katakana | State::LeadingByte
+        )
+    }
+
+    /// ASCII runs in the ASCII state and two-byte characters in the leading-byte state.
+    #[inline]
+    fn fast<S: Sink>(&mut self, src: &[u8], dst: &mut S) -> usize {
+        let mut i = 0;
+        match self.state {
+            State::Ascii => {
+                while let Some(&b) = src.get(i) {
+                    if b >= 0x80 || matches!(b, 0x0E | 0x0F | 0x1B) || dst.room() == 0 {
+                        break;
+                    }
+                    dst.push_bmp(u16::from(b));
+                    i += 1;
+                }
+            }
+            State::LeadingByte => {
+                while let [lead @ 0x21..=0x7E, trail @ 0x21..=0x7E, ..] = src[i..] {
+                    let pointer = usize::from(lead - 0x21) * 94 + usize::from(trail - 0x21);
+                    let Some(cp) = index::jis0208_code_point(pointer) else {
+                        break;
+                    };
+                    if dst.room() < S::units(scalar(u32::from(cp))) {
+                        break;
+                    }
+                    dst.push_bmp(cp);
+                    i += 2;
+                }
+            }
+            _ => {}
+        }
+        if i > 0 {
+            self.output = false;
+        }
+        i
+    }
+}
+
+/// ISO-2022-JP encoder states.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub(crate) enum EncoderState {
+    #[default]
+    Ascii,
+    Roman,
+    Jis0208,
+}
+
+const TO_ASCII: [u8; 3] = [0x1B, 0x28, 0x42];
+const TO_ROMAN: [u8; 3] = [0x1B, 0x28, 0x4A];
+const TO_JIS0208: [u8; 3] = [0x1B, 0x24, 0x42];
+
+/// ISO-2022-JP's encoder state.
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct Iso2022JpEncoder {
+    /// ISO-2022-JP encoder state
+    pub(crate) state: EncoderState,
+}
+
+/// One run of the handler: bytes, an escape sequence after which the code point is
+/// restored (processed again), or an error.
+enum HandlerResult {
+    Bytes([u8; 2], u8),
+    EscapeThenRestore([u8; 3]),
+    Error(char),
+}
+
+impl Iso2022JpEncoder {
+    fn handler(&mut self, c: char) -> HandlerResult {
+        let mut cp = u32::from(c);
+        let ascii = cp < 0x80;
+        // Step 3: these would switch states in a decoder.
+        if matches!(self.state, EncoderState::Ascii | EncoderState::Roman)
+            && matches!(cp, 0x0E | 0x0F | 0x1B)
+        {
+            return HandlerResult::Error('\u{FFFD}');
+        }
+        // Step 4.
+        if self.state == EncoderState::Ascii && ascii {
+            return HandlerResult::Bytes([cp as u8, 0], 1);
+        }
+        // Step 5.
+        if self.state == EncoderState::Roman
+            && ((ascii && cp != 0x5C && cp != 0x7E) || cp == 0xA5 || cp == 0x203E)
+        {
+            let byte = match cp {
+                0xA5 => 0x5C,
+                0x203E => 0x7E,
+                _ => cp as u8,
+            };
+            return HandlerResult::Bytes([byte, 0], 1);
+        }
+        // Step 6.
+        if ascii && self.state != EncoderState::Ascii {
+            self.state = EncoderState::Ascii;
+            return HandlerResult::EscapeThenRestore(TO_ASCII);
+        }
+        // Step 7.
+        if (cp == 0xA5 || cp == 0x203E) && self.state != EncoderState::Roman {
+            self.state = EncoderState::Roman;
+            return HandlerResult::EscapeThenRestore(TO_ROMAN);
+        }
+        // Step 8.
+        if cp == 0x2212 {
+            cp = 0xFF0D;
+        }
+        // Step 9.
+        if (0xFF61..=0xFF9F).contains(&cp) {
+            match index::iso_2022_jp_katakana((cp - 0xFF61) as usize) {
+                Some(full) => cp = u32::from(full),
+                None => return HandlerResult::Error(c),
+            }
+        }
+        // Steps 10–11.
+        let Some(pointer) = index::jis0208_pointer(cp) else {
+            if self.state == EncoderState::Jis0208 {
+                self.state = EncoderState::Ascii;
+                return HandlerResult::EscapeThenRestore(TO_ASCII);
+            }
+            return HandlerResult::Error(c);
+        };
+        // Step 12.
+        if self.state != EncoderState::Jis0208 {
+            self.state = EncoderState::Jis0208;
+            return HandlerResult::EscapeThenRestore(TO_JIS0208);
+        }
+        // Steps 13–15.
+        HandlerResult::Bytes([(pointer / 94) as u8 + 0x21, (pointer % 94) as u8 + 0x21], 2)
+    }
+}
+
+impl EncodeKernel for Iso2022JpEncoder {
+    fn encode_char(&mut self, c: char) -> Encoded {
+        // The handler restores the code point after an escape; at most one escape precedes
+        // the bytes or the error (the state after an escape accepts the code point).
+        let mut out = [0u8; 8];
+        let mut n = 0usize;
+        for _ in 0..3 {
+            match self.handler(c) {
+                HandlerResult::Bytes(bytes, len) => {
+                    out[n..n + usize::from(len)].copy_from_slice(&bytes[..usize::from(len)]);
+                    return Encoded::Bytes(out, (n + usize::from(len)) as u8);
+                }
+                HandlerResult::EscapeThenRestore(escape) => {
+                    out[n..n + 3].copy_from_slice(&escape);
+                    n += 3;
+                }
+                HandlerResult::Error(code_point) => {
+                    return Encoded::Unmappable {
+                        code_point,
+                        prefix: out,
+                        prefix_len: n as u8,
+                    }
+                }
+            }
+        }
+        // Unreachable by the state machine's construction; report rather than loop.
+        Encoded::Unmappable {
+            code_point: c,
+            prefix: out,
+            prefix_len: n as u8,
+        }
+    }
+
+    /// Steps 1–2: end-of-queue returns to ASCII.
+    fn finish(&mut self) -> Encoded {
+        if self.state != EncoderState::Ascii {
+            self.state = EncoderState::Ascii;
+            return Encoded::Bytes([0x1B, 0x28, 0x42, 0, 0, 0, 0, 0], 3);
+        }
+        Encoded::Bytes([0; 8], 0)
+    }
+}

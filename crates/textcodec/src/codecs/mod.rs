@@ -1,0 +1,185 @@
+//! The codec kernels: one module per encoding section of the Standard.
+//!
+//! A decoder kernel is the Standard's *handler* (`handle`, one byte or end-of-queue at a
+//! time, written step by step from the spec) plus an optional bulk fast path (`fast`) that
+//! decodes runs of complete, valid sequences without touching the handler. The streaming
+//! driver in [`crate::decoder`] owns everything the handler does not: the I/O queue with
+//! its *restore* operation, error modes, output space, BOM handling and byte offsets.
+//!
+//! An encoder kernel maps one scalar value at a time (`encode_char`) and may offer a bulk
+//! fast path too; [`crate::encoder`] drives it.
+
+pub(crate) mod big5;
+pub(crate) mod euc_jp;
+pub(crate) mod euc_kr;
+pub(crate) mod gb18030;
+pub(crate) mod iso_2022_jp;
+pub(crate) mod replacement;
+pub(crate) mod shift_jis;
+pub(crate) mod single_byte;
+pub(crate) mod utf_16;
+pub(crate) mod utf_8;
+pub(crate) mod x_user_defined;
+
+use crate::simd::sink::Sink;
+
+/// What a decoder handler returned for one item (#encoders-and-decoders).
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub(crate) enum Step {
+    /// *continue*: the byte was consumed and nothing is emitted yet.
+    Continue,
+    /// One code point.
+    Emit(char),
+    /// Two code points (Big5's four special pointers).
+    Emit2(char, char),
+    /// *error*, with what the handler restored to the I/O queue.
+    Error(Restore),
+    /// *finished* (end-of-queue with nothing pending).
+    Finished,
+}
+
+/// How an *error* leaves the I/O queue. The Standard's handlers restore only a suffix of
+/// the bytes they consumed, so these counts describe every case.
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Default)]
+pub(crate) struct Restore {
+    /// The current byte is restored (not consumed).
+    pub(crate) unread: bool,
+    /// How many bytes consumed before the current one are restored, in stream order,
+    /// in front of the current byte.
+    pub(crate) prior: u8,
+    /// How many consumed bytes stay pending in the handler's state after the error (they
+    /// begin the next sequence rather than belong to the malformed one).
+    pub(crate) held: u8,
+}
+
+impl Step {
+    /// An error that consumes the current byte.
+    pub(crate) const ERROR: Step = Step::Error(Restore {
+        unread: false,
+        prior: 0,
+        held: 0,
+    });
+    /// An error that restores the current byte (an ASCII byte is never swallowed).
+    pub(crate) const ERROR_UNREAD: Step = Step::Error(Restore {
+        unread: true,
+        prior: 0,
+        held: 0,
+    });
+
+    #[inline(always)]
+    pub(crate) fn ascii(byte: u8) -> Step {
+        Step::Emit(char::from(byte))
+    }
+}
+
+/// A code point from an index or an arithmetic rule of the Standard, as a `char`. Every
+/// value the tables and rules produce is a scalar value (the exhaustive tests check it);
+/// the fallback keeps this total without a panic path.
+#[inline(always)]
+pub(crate) fn scalar(code_point: u32) -> char {
+    char::from_u32(code_point).unwrap_or('\u{FFFD}')
+}
+
+/// A decoder: the Standard's handler plus an optional fast path.
+pub(crate) trait DecodeKernel: Copy {
+    /// The handler, given one byte or `None` for end-of-queue.
+    fn handle(&mut self, byte: Option<u8>) -> Step;
+
+    /// Whether no bytes are pending in the handler's state (so `fast` may run and the
+    /// driver can forget the bytes of the last sequence).
+    fn is_ground(&self) -> bool;
+
+    /// Decodes a prefix of `src` made only of complete sequences that the handler would
+    /// turn into code points without error, as far as `dst` has room; returns the bytes
+    /// consumed. Called only when `is_ground()`; must leave the kernel ground, or in the
+    /// state the handler would have reached. The default does nothing.
+    #[inline(always)]
+    fn fast<S: Sink>(&mut self, _src: &[u8], _dst: &mut S) -> usize {
+        0
+    }
+}
+
+/// What an encoder kernel did with one scalar value.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub(crate) enum Encoded {
+    /// Bytes to emit (at most 8: an escape sequence followed by a two-byte character).
+    Bytes([u8; 8], u8),
+    /// *error* with this code point: the scalar value is not encodable. `bytes` are emitted
+    /// first (ISO-2022-JP switches back to ASCII before the error).
+    Unmappable { code_point: char, prefix: [u8; 8], prefix_len: u8 },
+}
+
+impl Encoded {
+    #[inline(always)]
+    pub(crate) fn one(b: u8) -> Encoded {
+        Encoded::Bytes([b, 0, 0, 0, 0, 0, 0, 0], 1)
+    }
+    #[inline(always)]
+    pub(crate) fn two(a: u8, b: u8) -> Encoded {
+        Encoded::Bytes([a, b, 0, 0, 0, 0, 0, 0], 2)
+    }
+    #[inline(always)]
+    pub(crate) fn four(a: u8, b: u8, c: u8, d: u8) -> Encoded {
+        Encoded::Bytes([a, b, c, d, 0, 0, 0, 0], 4)
+    }
+    #[inline(always)]
+    pub(crate) fn unmappable(c: char) -> Encoded {
+        Encoded::Unmappable {
+            code_point: c,
+            prefix: [0; 8],
+            prefix_len: 0,
+        }
+    }
+}
+
+/// An encoder: the Standard's handler for one scalar value, and for end-of-queue.
+pub(crate) trait EncodeKernel: Copy {
+    /// The handler for one scalar value (restores inside the handler, such as ISO-2022-JP's
+    /// escape-then-reprocess, are folded into one result).
+    fn encode_char(&mut self, c: char) -> Encoded;
+
+    /// The handler for end-of-queue: bytes to emit (ISO-2022-JP's return to ASCII), then
+    /// *finished*.
+    fn finish(&mut self) -> Encoded {
+        Encoded::Bytes([0; 8], 0)
+    }
+
+    /// Encodes a prefix of `src` (valid UTF-8) made of characters that map without error,
+    /// as far as `dst` has room; returns (bytes of `src` consumed, bytes written). The
+    /// default does nothing.
+    #[inline(always)]
+    fn fast(&mut self, _src: &str, _dst: &mut [u8]) -> (usize, usize) {
+        (0, 0)
+    }
+}
+
+/// The fast loop shared by the ASCII-compatible multi-byte decoders: ASCII runs in bulk,
+/// then `sequence(rest)` for one complete, valid non-ASCII sequence at the start of `rest`
+/// (`None` hands the rest to the handler). Returns the bytes consumed.
+#[inline(always)]
+pub(crate) fn fast_multi_byte<S: Sink>(
+    src: &[u8],
+    dst: &mut S,
+    sequence: impl Fn(&[u8]) -> Option<(char, usize)>,
+) -> usize {
+    let mut i = 0;
+    while let Some(&byte) = src.get(i) {
+        if byte < 0x80 {
+            let n = dst.copy_ascii(&src[i..]);
+            if n == 0 {
+                break; // no room
+            }
+            i += n;
+            continue;
+        }
+        let Some((c, len)) = sequence(&src[i..]) else {
+            break;
+        };
+        if dst.room() < S::units(c) {
+            break;
+        }
+        dst.push(c);
+        i += len;
+    }
+    i
+}

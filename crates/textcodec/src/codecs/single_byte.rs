@@ -1,0 +1,121 @@
+//! <https://encoding.spec.whatwg.org/#single-byte-decoder> and
+//! <https://encoding.spec.whatwg.org/#single-byte-encoder>: one table-driven codec for all
+//! 28 single-byte encodings.
+
+use super::{DecodeKernel, Encoded, EncodeKernel, Step};
+use crate::index::SingleByteIndex;
+use crate::simd::sink::Sink;
+
+/// The single-byte decoder (stateless but for its index).
+#[derive(Clone, Copy)]
+pub(crate) struct SingleByteDecoder {
+    index: &'static SingleByteIndex,
+}
+
+impl core::fmt::Debug for SingleByteDecoder {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.write_str("SingleByteDecoder")
+    }
+}
+
+impl SingleByteDecoder {
+    pub(crate) fn new(index: &'static SingleByteIndex) -> Self {
+        SingleByteDecoder { index }
+    }
+}
+
+impl DecodeKernel for SingleByteDecoder {
+    fn handle(&mut self, byte: Option<u8>) -> Step {
+        // Step 1.
+        let Some(byte) = byte else {
+            return Step::Finished;
+        };
+        // Step 2.
+        if byte < 0x80 {
+            return Step::ascii(byte);
+        }
+        // Steps 3–5.
+        match self.index.code_point(byte) {
+            None => Step::ERROR,
+            Some(cp) => Step::Emit(super::scalar(u32::from(cp))),
+        }
+    }
+
+    #[inline(always)]
+    fn is_ground(&self) -> bool {
+        true
+    }
+
+    #[inline]
+    fn fast<S: Sink>(&mut self, src: &[u8], dst: &mut S) -> usize {
+        let mut i = 0;
+        loop {
+            i += dst.copy_ascii(&src[i..]);
+            let Some(&byte) = src.get(i) else { return i };
+            if byte < 0x80 {
+                return i; // out of room
+            }
+            let Some(cp) = self.index.code_point(byte) else {
+                return i;
+            };
+            if dst.room() < S::units(super::scalar(u32::from(cp))) {
+                return i;
+            }
+            dst.push_bmp(cp);
+            i += 1;
+        }
+    }
+}
+
+/// The single-byte encoder.
+#[derive(Clone, Copy)]
+pub(crate) struct SingleByteEncoder {
+    pub(crate) index: &'static SingleByteIndex,
+}
+
+impl core::fmt::Debug for SingleByteEncoder {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.write_str("SingleByteEncoder")
+    }
+}
+
+impl EncodeKernel for SingleByteEncoder {
+    #[inline]
+    fn encode_char(&mut self, c: char) -> Encoded {
+        let cp = u32::from(c);
+        // Step 2.
+        if cp < 0x80 {
+            return Encoded::one(cp as u8);
+        }
+        // Steps 3–5.
+        match self.index.byte_for(cp) {
+            Some(b) => Encoded::one(b),
+            None => Encoded::unmappable(c),
+        }
+    }
+
+    #[inline]
+    fn fast(&mut self, src: &str, dst: &mut [u8]) -> (usize, usize) {
+        let bytes = src.as_bytes();
+        let (mut read, mut written) = (0, 0);
+        loop {
+            let n = crate::simd::ascii::copy_ascii(&bytes[read..], &mut dst[written..]);
+            read += n;
+            written += n;
+            if written >= dst.len() {
+                return (read, written);
+            }
+            let Some(c) = src[read..].chars().next() else {
+                return (read, written);
+            };
+            match self.index.byte_for(u32::from(c)) {
+                Some(b) => {
+                    dst[written] = b;
+                    written += 1;
+                    read += c.len_utf8();
+                }
+                None => return (read, written),
+            }
+        }
+    }
+}

@@ -1,0 +1,148 @@
+//! <https://encoding.spec.whatwg.org/#shared-utf-16-decoder>, used by
+//! <https://encoding.spec.whatwg.org/#utf-16be-decoder> and
+//! <https://encoding.spec.whatwg.org/#utf-16le-decoder>.
+//!
+//! The Standard defines no UTF-16 encoder; [`Utf16Encoder`] is textcodec's documented
+//! extension (the CLI's `--to utf-16le`), the obvious inverse of the decoder.
+
+use super::{DecodeKernel, Encoded, EncodeKernel, Restore, Step};
+use crate::simd::sink::Sink;
+
+/// The shared UTF-16 decoder's state.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Utf16Decoder {
+    /// UTF-16 leading byte
+    leading_byte: Option<u8>,
+    /// UTF-16 leading surrogate
+    leading_surrogate: Option<u16>,
+    /// is UTF-16BE decoder
+    big_endian: bool,
+}
+
+impl Utf16Decoder {
+    pub(crate) fn new(big_endian: bool) -> Self {
+        Utf16Decoder {
+            leading_byte: None,
+            leading_surrogate: None,
+            big_endian,
+        }
+    }
+
+    #[inline(always)]
+    fn unit(&self, first: u8, second: u8) -> u16 {
+        if self.big_endian {
+            u16::from_be_bytes([first, second])
+        } else {
+            u16::from_le_bytes([first, second])
+        }
+    }
+}
+
+impl DecodeKernel for Utf16Decoder {
+    fn handle(&mut self, byte: Option<u8>) -> Step {
+        let Some(byte) = byte else {
+            // Steps 1–2.
+            if self.leading_byte.is_some() || self.leading_surrogate.is_some() {
+                self.leading_byte = None;
+                self.leading_surrogate = None;
+                return Step::ERROR;
+            }
+            return Step::Finished;
+        };
+        // Step 3.
+        let Some(leading_byte) = self.leading_byte else {
+            self.leading_byte = Some(byte);
+            return Step::Continue;
+        };
+        // Steps 4–5.
+        let code_unit = self.unit(leading_byte, byte);
+        self.leading_byte = None;
+        // Step 6.
+        if let Some(leading_surrogate) = self.leading_surrogate.take() {
+            if (0xDC00..=0xDFFF).contains(&code_unit) {
+                let c = 0x10000
+                    + ((u32::from(leading_surrogate) - 0xD800) << 10)
+                    + (u32::from(code_unit) - 0xDC00);
+                return Step::Emit(super::scalar(c));
+            }
+            // Restore the code unit's two bytes (the leading byte and this one): the lead
+            // surrogate alone is the error.
+            return Step::Error(Restore {
+                unread: true,
+                prior: 1,
+                held: 0,
+            });
+        }
+        // Step 7.
+        if (0xD800..=0xDBFF).contains(&code_unit) {
+            self.leading_surrogate = Some(code_unit);
+            return Step::Continue;
+        }
+        // Step 8.
+        if (0xDC00..=0xDFFF).contains(&code_unit) {
+            return Step::ERROR;
+        }
+        // Step 9.
+        Step::Emit(super::scalar(u32::from(code_unit)))
+    }
+
+    #[inline(always)]
+    fn is_ground(&self) -> bool {
+        self.leading_byte.is_none() && self.leading_surrogate.is_none()
+    }
+
+    /// Whole code units and whole surrogate pairs; anything else is left to the handler.
+    #[inline]
+    fn fast<S: Sink>(&mut self, src: &[u8], dst: &mut S) -> usize {
+        let mut i = 0;
+        while i + 1 < src.len() {
+            let unit = self.unit(src[i], src[i + 1]);
+            if !(0xD800..=0xDFFF).contains(&unit) {
+                let c = super::scalar(u32::from(unit));
+                if dst.room() < S::units(c) {
+                    break;
+                }
+                dst.push_bmp(unit);
+                i += 2;
+                continue;
+            }
+            if unit >= 0xDC00 || i + 3 >= src.len() {
+                break;
+            }
+            let trail = self.unit(src[i + 2], src[i + 3]);
+            if !(0xDC00..=0xDFFF).contains(&trail) || dst.room() < S::units('\u{10000}') {
+                break;
+            }
+            let c = 0x10000 + ((u32::from(unit) - 0xD800) << 10) + (u32::from(trail) - 0xDC00);
+            dst.push(super::scalar(c));
+            i += 4;
+        }
+        i
+    }
+}
+
+/// UTF-16 encoder (textcodec extension: the Standard has none). Every scalar value is
+/// encodable.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Utf16Encoder {
+    pub(crate) big_endian: bool,
+}
+
+impl EncodeKernel for Utf16Encoder {
+    #[inline]
+    fn encode_char(&mut self, c: char) -> Encoded {
+        let mut units = [0u16; 2];
+        let units = c.encode_utf16(&mut units);
+        let mut bytes = [0u8; 8];
+        for (i, u) in units.iter().enumerate() {
+            let b = if self.big_endian {
+                u.to_be_bytes()
+            } else {
+                u.to_le_bytes()
+            };
+            bytes[2 * i] = b[0];
+            bytes[2 * i + 1] = b[1];
+        }
+        Encoded::Bytes(bytes, (units.len() * 2) as u8)
+    }
+}

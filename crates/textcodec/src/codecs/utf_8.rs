@@ -1,0 +1,134 @@
+//! <https://encoding.spec.whatwg.org/#utf-8-decoder> and
+//! <https://encoding.spec.whatwg.org/#utf-8-encoder>
+
+use super::{scalar, DecodeKernel, Encoded, EncodeKernel, Step};
+use crate::simd::sink::Sink;
+
+/// UTF-8's decoder state.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Utf8Decoder {
+    /// UTF-8 code point
+    code_point: u32,
+    /// UTF-8 bytes seen
+    bytes_seen: u8,
+    /// UTF-8 bytes needed
+    bytes_needed: u8,
+    /// UTF-8 lower boundary
+    lower_boundary: u8,
+    /// UTF-8 upper boundary
+    upper_boundary: u8,
+}
+
+impl Default for Utf8Decoder {
+    fn default() -> Self {
+        Utf8Decoder {
+            code_point: 0,
+            bytes_seen: 0,
+            bytes_needed: 0,
+            lower_boundary: 0x80,
+            upper_boundary: 0xBF,
+        }
+    }
+}
+
+impl DecodeKernel for Utf8Decoder {
+    fn handle(&mut self, byte: Option<u8>) -> Step {
+        let Some(byte) = byte else {
+            // Steps 1–2: end-of-queue.
+            if self.bytes_needed != 0 {
+                *self = Utf8Decoder::default();
+                return Step::ERROR;
+            }
+            return Step::Finished;
+        };
+        // Step 3.
+        if self.bytes_needed == 0 {
+            match byte {
+                0x00..=0x7F => return Step::ascii(byte),
+                0xC2..=0xDF => {
+                    self.bytes_needed = 1;
+                    self.code_point = u32::from(byte & 0x1F);
+                }
+                0xE0..=0xEF => {
+                    if byte == 0xE0 {
+                        self.lower_boundary = 0xA0;
+                    }
+                    if byte == 0xED {
+                        self.upper_boundary = 0x9F;
+                    }
+                    self.bytes_needed = 2;
+                    self.code_point = u32::from(byte & 0xF);
+                }
+                0xF0..=0xF4 => {
+                    if byte == 0xF0 {
+                        self.lower_boundary = 0x90;
+                    }
+                    if byte == 0xF4 {
+                        self.upper_boundary = 0x8F;
+                    }
+                    self.bytes_needed = 3;
+                    self.code_point = u32::from(byte & 0x7);
+                }
+                _ => return Step::ERROR,
+            }
+            return Step::Continue;
+        }
+        // Step 4: out of range: reset, restore byte, error.
+        if !(self.lower_boundary..=self.upper_boundary).contains(&byte) {
+            *self = Utf8Decoder::default();
+            return Step::ERROR_UNREAD;
+        }
+        // Steps 5–7.
+        self.lower_boundary = 0x80;
+        self.upper_boundary = 0xBF;
+        self.code_point = (self.code_point << 6) | u32::from(byte & 0x3F);
+        self.bytes_seen += 1;
+        // Step 8.
+        if self.bytes_seen != self.bytes_needed {
+            return Step::Continue;
+        }
+        // Steps 9–11.
+        let code_point = self.code_point;
+        *self = Utf8Decoder::default();
+        Step::Emit(scalar(code_point))
+    }
+
+    #[inline(always)]
+    fn is_ground(&self) -> bool {
+        self.bytes_needed == 0
+    }
+
+    /// Valid UTF-8 passes through unchanged: validate with `core::str` (whose notion of
+    /// validity is exactly the Standard's) and copy whole characters.
+    #[inline]
+    fn fast<S: Sink>(&mut self, src: &[u8], dst: &mut S) -> usize {
+        // n valid bytes never need more than n output units, so this much always fits.
+        let limit = src.len().min(dst.room());
+        let valid = crate::simd::valid_utf8_prefix(&src[..limit]);
+        dst.copy_str(valid)
+    }
+}
+
+/// UTF-8's encoder (stateless).
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct Utf8Encoder;
+
+impl EncodeKernel for Utf8Encoder {
+    /// The Standard's steps produce exactly `char::encode_utf8`'s bytes (its note says so).
+    #[inline]
+    fn encode_char(&mut self, c: char) -> Encoded {
+        let mut bytes = [0u8; 8];
+        let n = c.encode_utf8(&mut bytes).len();
+        Encoded::Bytes(bytes, n as u8)
+    }
+
+    #[inline]
+    fn fast(&mut self, src: &str, dst: &mut [u8]) -> (usize, usize) {
+        let mut n = src.len().min(dst.len());
+        while !src.is_char_boundary(n) {
+            n -= 1;
+        }
+        dst[..n].copy_from_slice(&src.as_bytes()[..n]);
+        (n, n)
+    }
+}

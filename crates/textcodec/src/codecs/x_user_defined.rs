@@ -1,0 +1,63 @@
+//! <https://encoding.spec.whatwg.org/#x-user-defined-decoder> and
+//! <https://encoding.spec.whatwg.org/#x-user-defined-encoder>
+
+use super::{DecodeKernel, Encoded, EncodeKernel, Step};
+use crate::simd::sink::Sink;
+
+/// x-user-defined's decoder (stateless).
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct XUserDefinedDecoder;
+
+#[inline(always)]
+fn decode_byte(byte: u8) -> u16 {
+    if byte < 0x80 {
+        u16::from(byte)
+    } else {
+        // Step 3: 0xF780 + byte − 0x80.
+        0xF780 + u16::from(byte) - 0x80
+    }
+}
+
+impl DecodeKernel for XUserDefinedDecoder {
+    fn handle(&mut self, byte: Option<u8>) -> Step {
+        match byte {
+            None => Step::Finished,
+            Some(b) => Step::Emit(super::scalar(u32::from(decode_byte(b)))),
+        }
+    }
+
+    #[inline(always)]
+    fn is_ground(&self) -> bool {
+        true
+    }
+
+    #[inline]
+    fn fast<S: Sink>(&mut self, src: &[u8], dst: &mut S) -> usize {
+        let mut i = 0;
+        loop {
+            i += dst.copy_ascii(&src[i..]);
+            let Some(&byte) = src.get(i) else { return i };
+            // Every non-ASCII byte becomes a three-byte (UTF-8) / one-unit character.
+            if byte < 0x80 || dst.room() < S::units('\u{F780}') {
+                return i;
+            }
+            dst.push_bmp(decode_byte(byte));
+            i += 1;
+        }
+    }
+}
+
+/// x-user-defined's encoder.
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct XUserDefinedEncoder;
+
+impl EncodeKernel for XUserDefinedEncoder {
+    fn encode_char(&mut self, c: char) -> Encoded {
+        let cp = u32::from(c);
+        match cp {
+            0..=0x7F => Encoded::one(cp as u8),
+            0xF780..=0xF7FF => Encoded::one((cp - 0xF780 + 0x80) as u8),
+            _ => Encoded::unmappable(c),
+        }
+    }
+}

@@ -1,0 +1,718 @@
+//! The streaming decoder: <https://encoding.spec.whatwg.org/#concept-encoding-run> with
+//! error modes (#error-mode), BOM handling (#decode, #utf-8-decode, #concept-td-serialize)
+//! and caller-provided output buffers.
+//!
+//! The Standard describes decoding as a handler reading from an *I/O queue* that supports
+//! *restore*. Here the caller hands over input in slices; the driver keeps what the queue
+//! would hold between calls: up to four restored bytes (`replay`), the bytes of the
+//! sequence in progress (`seq`, for error reports) and the stream offset. Splitting the
+//! input anywhere therefore gives the same output as decoding it whole (the property
+//! tests check this for every encoding).
+
+use alloc::borrow::Cow;
+use alloc::string::String;
+use alloc::vec::Vec;
+
+use crate::codecs::{
+    big5::Big5Decoder, euc_jp::EucJpDecoder, euc_kr::EucKrDecoder, gb18030::Gb18030Decoder,
+    iso_2022_jp::Iso2022JpDecoder, replacement::ReplacementDecoder, shift_jis::ShiftJisDecoder,
+    single_byte::SingleByteDecoder, utf_16::Utf16Decoder, utf_8::Utf8Decoder,
+    x_user_defined::XUserDefinedDecoder, DecodeKernel, Restore, Step,
+};
+use crate::simd::sink::{self, Sink, Utf16Sink, Utf8Sink};
+use crate::Encoding;
+
+/// A decoder's *error mode* (#error-mode).
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Default)]
+pub enum DecodeErrorMode {
+    /// Emit U+FFFD for each error and go on (what browsers do).
+    #[default]
+    Replacement,
+    /// Stop at the first error and report it ([`DecodeStatus::Malformed`]); decoding can
+    /// resume after it.
+    Fatal,
+}
+
+/// What to do with a byte order mark at the start of the input.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Default)]
+pub enum BomHandling {
+    /// The *decode* hook (#decode): a UTF-8, UTF-16BE or UTF-16LE BOM (#bom-sniff) overrides
+    /// the encoding and is removed.
+    #[default]
+    Sniff,
+    /// Remove the BOM of the decoder's own encoding if it is UTF-8, UTF-16BE or UTF-16LE; do
+    /// not switch encodings. This is *UTF-8 decode* (#utf-8-decode) for UTF-8 and what
+    /// `TextDecoder` does when *ignore BOM* is false (#concept-td-serialize).
+    Remove,
+    /// No BOM handling: a BOM decodes to U+FEFF like any other bytes (*UTF-8 decode
+    /// without BOM*, `TextDecoder` with `ignoreBOM: true`).
+    Keep,
+}
+
+/// Options for [`Decoder::with_options`].
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Default)]
+pub struct DecoderOptions {
+    /// Replacement (default) or fatal.
+    pub error_mode: DecodeErrorMode,
+    /// BOM handling (default: sniff, as the *decode* hook).
+    pub bom: BomHandling,
+}
+
+/// A malformed byte sequence found in fatal mode.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+pub struct MalformedSequence {
+    offset: u64,
+    bytes: [u8; 8],
+    len: u8,
+}
+
+impl MalformedSequence {
+    /// Offset in the whole stream (counting from the first byte ever given to this decoder,
+    /// BOM included) of the first byte of the malformed sequence. For an error at the end
+    /// of the stream with nothing pending this is the stream length.
+    pub fn offset(&self) -> u64 {
+        self.offset
+    }
+
+    /// The malformed bytes: those the Standard's handler consumed for this error and did not
+    /// restore or keep for the next sequence (at most 8). Bytes that the handler restored,
+    /// such as the ASCII byte in Shift_JIS `82 22`, are not part of the sequence: they are
+    /// decoded next. For ISO-2022-JP, a redundant escape sequence is itself the error.
+    pub fn bytes(&self) -> &[u8] {
+        &self.bytes[..usize::from(self.len)]
+    }
+}
+
+impl MalformedSequence {
+    /// The same error with its offset moved `by` bytes later (for callers that decoded a
+    /// suffix of their stream).
+    pub(crate) fn shifted(mut self, by: u64) -> Self {
+        self.offset += by;
+        self
+    }
+}
+
+impl core::fmt::Display for MalformedSequence {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        write!(f, "malformed byte sequence")?;
+        for b in self.bytes() {
+            write!(f, " {b:02X}")?;
+        }
+        if self.bytes().is_empty() {
+            write!(f, " (truncated at end of input)")?;
+        }
+        write!(f, " at byte offset {}", self.offset)
+    }
+}
+
+#[cfg(feature = "std")]
+impl std::error::Error for MalformedSequence {}
+
+/// Why a decode call returned.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+pub enum DecodeStatus {
+    /// All input was consumed (and, if `last` was set, the stream was flushed and the
+    /// decoder reset for a new stream).
+    InputEmpty,
+    /// The output buffer cannot take the next character: call again with more room and the
+    /// unread input.
+    OutputFull,
+    /// Fatal mode only: a malformed sequence. `read` includes it; call again with the rest
+    /// of the input to go on.
+    Malformed(MalformedSequence),
+}
+
+/// The result of a decode call.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+#[must_use]
+pub struct DecodeResult {
+    /// Why the call returned.
+    pub status: DecodeStatus,
+    /// Bytes of the input consumed.
+    pub read: usize,
+    /// Code units written to the output (bytes for UTF-8, `u16` for UTF-16).
+    pub written: usize,
+}
+
+/// The driver's share of the I/O queue and bookkeeping.
+#[derive(Clone, Copy, Debug, Default)]
+struct Queue {
+    /// Restored bytes to process before the next input byte (front first).
+    replay: [u8; 4],
+    replay_len: u8,
+    /// The bytes of the sequence in progress, for error reports.
+    seq: [u8; 8],
+    seq_len: u8,
+    /// Stream offset of `seq[0]`.
+    seq_start: u64,
+    /// Stream offset of the next byte the handler will see.
+    pos: u64,
+}
+
+impl Queue {
+    #[inline(always)]
+    fn prepend(&mut self, bytes: &[u8]) {
+        let old = self.replay_len as usize;
+        let n = bytes.len();
+        let mut next = [0u8; 4];
+        next[..n].copy_from_slice(bytes);
+        next[n..n + old].copy_from_slice(&self.replay[..old]);
+        self.replay = next;
+        self.replay_len = (n + old) as u8;
+    }
+
+    #[inline(always)]
+    fn pop_replay(&mut self) {
+        self.replay.copy_within(1.., 0);
+        self.replay_len -= 1;
+    }
+}
+
+/// Runs one kernel over `src` (#concept-encoding-run, one call's worth).
+fn drive<K: DecodeKernel, S: Sink>(
+    kernel: &mut K,
+    q: &mut Queue,
+    replacements: &mut u64,
+    fatal: bool,
+    src: &[u8],
+    dst: &mut S,
+    last: bool,
+) -> (DecodeStatus, usize) {
+    let mut read = 0usize;
+    loop {
+        if q.replay_len == 0 && kernel.is_ground() {
+            let n = kernel.fast(&src[read..], dst);
+            read += n;
+            q.pos += n as u64;
+        }
+        // Read the next item: restored bytes first, then input, then end-of-queue.
+        let from_replay = q.replay_len > 0;
+        let byte = if from_replay {
+            Some(q.replay[0])
+        } else if read < src.len() {
+            Some(src[read])
+        } else if last {
+            None
+        } else {
+            return (DecodeStatus::InputEmpty, read);
+        };
+        // Run the handler on a copy so nothing changes unless the output fits.
+        let mut next = *kernel;
+        let step = next.handle(byte);
+        let need = match step {
+            Step::Emit(c) => S::units(c),
+            Step::Emit2(a, b) => S::units(a) + S::units(b),
+            Step::Error(_) if !fatal => S::units('\u{FFFD}'),
+            _ => 0,
+        };
+        if dst.room() < need {
+            return (DecodeStatus::OutputFull, read);
+        }
+        *kernel = next;
+        let unread = matches!(step, Step::Error(Restore { unread: true, .. }));
+        if let (Some(b), false) = (byte, unread) {
+            if q.seq_len == 0 {
+                q.seq_start = q.pos;
+            }
+            if (q.seq_len as usize) < q.seq.len() {
+                q.seq[q.seq_len as usize] = b;
+                q.seq_len += 1;
+            }
+            q.pos += 1;
+            if from_replay {
+                q.pop_replay();
+            } else {
+                read += 1;
+            }
+        }
+        match step {
+            Step::Continue => {
+                if kernel.is_ground() {
+                    q.seq_len = 0;
+                }
+            }
+            Step::Emit(c) => {
+                dst.push(c);
+                q.seq_len = 0;
+            }
+            Step::Emit2(a, b) => {
+                dst.push(a);
+                dst.push(b);
+                q.seq_len = 0;
+            }
+            Step::Finished => return (DecodeStatus::InputEmpty, read),
+            Step::Error(restore) => {
+                let len = q.seq_len as usize;
+                let prior = usize::from(restore.prior).min(len);
+                let held = usize::from(restore.held).min(len - prior);
+                let bad_len = len - prior - held;
+                let mut bytes = [0u8; 8];
+                bytes[..bad_len].copy_from_slice(&q.seq[..bad_len]);
+                let malformed = MalformedSequence {
+                    offset: if len == 0 { q.pos } else { q.seq_start },
+                    bytes,
+                    len: bad_len as u8,
+                };
+                // Restore the prior bytes in front of whatever comes next.
+                let restored = q.seq;
+                q.prepend(&restored[len - prior..len]);
+                q.pos -= prior as u64;
+                // Held bytes begin the next sequence.
+                q.seq.copy_within(bad_len..bad_len + held, 0);
+                q.seq_start += bad_len as u64;
+                q.seq_len = held as u8;
+                if fatal {
+                    return (DecodeStatus::Malformed(malformed), read);
+                }
+                dst.push('\u{FFFD}');
+                *replacements += 1;
+            }
+        }
+    }
+}
+
+/// The kernels, one variant per decoder algorithm of the Standard.
+#[derive(Clone, Copy, Debug)]
+enum Kernel {
+    Utf8(Utf8Decoder),
+    Utf16(Utf16Decoder),
+    SingleByte(SingleByteDecoder),
+    Gb18030(Gb18030Decoder),
+    Big5(Big5Decoder),
+    EucJp(EucJpDecoder),
+    Iso2022Jp(Iso2022JpDecoder),
+    ShiftJis(ShiftJisDecoder),
+    EucKr(EucKrDecoder),
+    Replacement(ReplacementDecoder),
+    XUserDefined(XUserDefinedDecoder),
+}
+
+impl Kernel {
+    fn for_encoding(encoding: Encoding) -> Kernel {
+        use Encoding::*;
+        match encoding {
+            Utf8 => Kernel::Utf8(Utf8Decoder::default()),
+            Utf16Be => Kernel::Utf16(Utf16Decoder::new(true)),
+            Utf16Le => Kernel::Utf16(Utf16Decoder::new(false)),
+            Gbk | Gb18030 => Kernel::Gb18030(Gb18030Decoder::default()),
+            Big5 => Kernel::Big5(Big5Decoder::default()),
+            EucJp => Kernel::EucJp(EucJpDecoder::default()),
+            Iso2022Jp => Kernel::Iso2022Jp(Iso2022JpDecoder::default()),
+            ShiftJis => Kernel::ShiftJis(ShiftJisDecoder::default()),
+            EucKr => Kernel::EucKr(EucKrDecoder::default()),
+            Replacement => Kernel::Replacement(ReplacementDecoder::default()),
+            XUserDefined => Kernel::XUserDefined(XUserDefinedDecoder),
+            single => match single.single_byte_index() {
+                Some(index) => Kernel::SingleByte(SingleByteDecoder::new(index)),
+                None => Kernel::Replacement(ReplacementDecoder::default()),
+            },
+        }
+    }
+}
+
+/// BOM handling progress.
+#[derive(Clone, Copy, Debug)]
+enum BomState {
+    /// Still looking: the bytes seen so far are a proper prefix of a candidate BOM.
+    Looking { buf: [u8; 3], len: u8 },
+    Done,
+}
+
+/// A streaming decoder for one encoding (#decoder), with an error mode and BOM handling.
+///
+/// Feed input in slices of any size with `last == false`, then once with `last == true`
+/// (possibly with an empty slice) to process end-of-queue. Output goes into buffers you
+/// provide, in UTF-8 ([`Decoder::decode_to_utf8`], [`Decoder::decode_to_str`],
+/// [`Decoder::decode_to_string`]) or UTF-16 ([`Decoder::decode_to_utf16`]). After the
+/// `last` call returns [`DecodeStatus::InputEmpty`] the decoder is ready for a new stream.
+///
+/// ```
+/// use textcodec::{Decoder, DecodeStatus, Encoding};
+///
+/// let mut decoder = Decoder::new(Encoding::ShiftJis);
+/// let mut out = String::new();
+/// // "日本" in Shift_JIS, split inside a character.
+/// for (chunk, last) in [(&b"\x93\xfa\x96"[..], false), (&b"\x7b"[..], true)] {
+///     let result = decoder.decode_to_string(chunk, &mut out, last);
+///     assert_eq!(result.status, DecodeStatus::InputEmpty);
+/// }
+/// assert_eq!(out, "日本");
+/// ```
+#[derive(Clone, Debug)]
+pub struct Decoder {
+    initial_encoding: Encoding,
+    encoding: Encoding,
+    kernel: Kernel,
+    queue: Queue,
+    options: DecoderOptions,
+    bom: BomState,
+    replacements: u64,
+}
+
+impl Decoder {
+    /// A decoder in replacement mode that sniffs a BOM, as the *decode* hook does.
+    pub fn new(encoding: Encoding) -> Decoder {
+        Decoder::with_options(encoding, DecoderOptions::default())
+    }
+
+    /// A decoder with the given error mode and BOM handling.
+    ///
+    /// ```
+    /// use textcodec::{BomHandling, DecodeErrorMode, Decoder, DecoderOptions, Encoding};
+    /// let options = DecoderOptions { error_mode: DecodeErrorMode::Fatal, bom: BomHandling::Keep };
+    /// let decoder = Decoder::with_options(Encoding::Utf8, options);
+    /// assert_eq!(decoder.encoding(), Encoding::Utf8);
+    /// ```
+    pub fn with_options(encoding: Encoding, options: DecoderOptions) -> Decoder {
+        Decoder {
+            initial_encoding: encoding,
+            encoding,
+            kernel: Kernel::for_encoding(encoding),
+            queue: Queue::default(),
+            options,
+            bom: BomState::Looking {
+                buf: [0; 3],
+                len: 0,
+            },
+            replacements: 0,
+        }
+    }
+
+    /// The encoding in use: the one given at construction, or the one a sniffed BOM chose.
+    pub fn encoding(&self) -> Encoding {
+        self.encoding
+    }
+
+    /// The options given at construction.
+    pub fn options(&self) -> DecoderOptions {
+        self.options
+    }
+
+    /// How many U+FFFD this decoder emitted for errors (replacement mode), over its life.
+    pub fn replacements(&self) -> u64 {
+        self.replacements
+    }
+
+    /// Offset in the stream of the next byte to be decoded (bytes given so far minus those
+    /// still pending inside the decoder).
+    pub fn position(&self) -> u64 {
+        self.queue.pos
+    }
+
+    /// Forgets all state and starts a new stream with the construction-time encoding.
+    pub fn reset(&mut self) {
+        let replacements = self.replacements;
+        *self = Decoder::with_options(self.initial_encoding, self.options);
+        self.replacements = replacements;
+    }
+
+    /// Whether the decoder holds no pending bytes (a stream may end here without error).
+    pub fn is_idle(&self) -> bool {
+        self.queue.replay_len == 0
+            && self.queue.seq_len == 0
+            && matches!(self.bom, BomState::Done | BomState::Looking { len: 0, .. })
+    }
+
+    /// Bytes the decoder may be holding from earlier calls (a BOM prefix, restored bytes,
+    /// a partial sequence).
+    fn max_pending(&self) -> usize {
+        let bom = match self.bom {
+            BomState::Looking { len, .. } => usize::from(len),
+            BomState::Done => 0,
+        };
+        bom + usize::from(self.queue.replay_len) + usize::from(self.queue.seq_len)
+    }
+
+    /// The worst-case UTF-8 output, in bytes, of decoding `byte_length` more bytes with
+    /// `last == true`: three bytes per input byte (every byte can become U+FFFD or a
+    /// three-byte character; longer characters need more input bytes), counting bytes
+    /// pending from earlier calls. `None` if that overflows `usize`.
+    ///
+    /// ```
+    /// let decoder = textcodec::Decoder::new(textcodec::Encoding::Big5);
+    /// assert_eq!(decoder.max_utf8_buffer_length(10), Some(30));
+    /// assert_eq!(decoder.max_utf8_buffer_length(usize::MAX), None);
+    /// ```
+    pub fn max_utf8_buffer_length(&self, byte_length: usize) -> Option<usize> {
+        byte_length.checked_add(self.max_pending())?.checked_mul(3)
+    }
+
+    /// The worst-case UTF-16 output, in code units, of decoding `byte_length` more bytes with
+    /// `last == true`: one unit per input byte (a surrogate pair always takes at least two
+    /// input bytes), counting bytes pending from earlier calls. `None` on overflow.
+    ///
+    /// ```
+    /// let decoder = textcodec::Decoder::new(textcodec::Encoding::Utf16Le);
+    /// assert_eq!(decoder.max_utf16_buffer_length(8), Some(8));
+    /// ```
+    pub fn max_utf16_buffer_length(&self, byte_length: usize) -> Option<usize> {
+        byte_length.checked_add(self.max_pending())
+    }
+
+    /// Decodes into `dst` as UTF-8. `dst[..written]` is valid UTF-8 on return.
+    ///
+    /// ```
+    /// use textcodec::{Decoder, DecodeStatus, Encoding};
+    /// let mut decoder = Decoder::new(Encoding::Windows1252);
+    /// let mut buf = [0u8; 16];
+    /// let r = decoder.decode_to_utf8(b"caf\xE9", &mut buf, true);
+    /// assert_eq!((r.status, r.read, r.written), (DecodeStatus::InputEmpty, 4, 5));
+    /// assert_eq!(&buf[..5], "café".as_bytes());
+    /// ```
+    pub fn decode_to_utf8(&mut self, src: &[u8], dst: &mut [u8], last: bool) -> DecodeResult {
+        let mut sink = Utf8Sink::new(dst);
+        self.run(src, &mut sink, last)
+    }
+
+    /// Decodes into a `&mut str` buffer. Bytes of `dst` after `written` that belonged to a
+    /// character partly overwritten are set to U+0000 so `dst` stays a valid `str`.
+    ///
+    /// ```
+    /// let mut decoder = textcodec::Decoder::new(textcodec::Encoding::Koi8R);
+    /// let mut buf = String::from("          ");
+    /// let r = decoder.decode_to_str(b"\xD2\xC1\xC4", buf.as_mut_str(), true);
+    /// assert_eq!(&buf[..r.written], "рад");
+    /// ```
+    pub fn decode_to_str(&mut self, src: &[u8], dst: &mut str, last: bool) -> DecodeResult {
+        let (result, _) = sink::write_into_str(dst, |sink| self.run(src, sink, last));
+        result
+    }
+
+    /// Decodes all of `src` and appends it to `dst`, growing it as needed. Returns when the
+    /// input is consumed or, in fatal mode, at a malformed sequence (`status` is never
+    /// [`DecodeStatus::OutputFull`]). `written` counts bytes appended.
+    ///
+    /// ```
+    /// let mut decoder = textcodec::Decoder::new(textcodec::Encoding::EucKr);
+    /// let mut s = String::from("> ");
+    /// let r = decoder.decode_to_string(b"\xC7\xD1\xB1\xDB", &mut s, true);
+    /// assert_eq!(s, "> 한글");
+    /// assert_eq!(r.written, 6);
+    /// ```
+    pub fn decode_to_string(&mut self, src: &[u8], dst: &mut String, last: bool) -> DecodeResult {
+        let mut read = 0;
+        let mut written = 0;
+        loop {
+            let rest = &src[read..];
+            // Usually enough at once; grows geometrically otherwise.
+            let additional = rest
+                .len()
+                .saturating_add(rest.len() / 2)
+                .saturating_add(16)
+                .max(dst.capacity() - dst.len());
+            let r = sink::append_to_string(dst, additional, |sink| self.run(rest, sink, last));
+            read += r.read;
+            written += r.written;
+            match r.status {
+                DecodeStatus::OutputFull => {
+                    dst.reserve(additional);
+                }
+                status => {
+                    return DecodeResult {
+                        status,
+                        read,
+                        written,
+                    }
+                }
+            }
+        }
+    }
+
+    /// Decodes into `dst` as UTF-16.
+    ///
+    /// ```
+    /// let mut decoder = textcodec::Decoder::new(textcodec::Encoding::Gb18030);
+    /// let mut buf = [0u16; 4];
+    /// let r = decoder.decode_to_utf16(b"\x94\x39\xFC\x36", &mut buf, true);
+    /// assert_eq!(&buf[..r.written], &[0xD83D, 0xDE00]); // U+1F600
+    /// ```
+    pub fn decode_to_utf16(&mut self, src: &[u8], dst: &mut [u16], last: bool) -> DecodeResult {
+        let mut sink = Utf16Sink::new(dst);
+        self.run(src, &mut sink, last)
+    }
+
+    /// Decodes all of `src` and appends UTF-16 to `dst`; see [`Decoder::decode_to_string`].
+    pub fn decode_to_utf16_vec(&mut self, src: &[u8], dst: &mut Vec<u16>, last: bool) -> DecodeResult {
+        let mut read = 0;
+        let mut written = 0;
+        loop {
+            let rest = &src[read..];
+            let old = dst.len();
+            let additional = rest.len().saturating_add(8);
+            dst.resize(old + additional, 0);
+            let mut sink = Utf16Sink::new(&mut dst[old..]);
+            let r = self.run(rest, &mut sink, last);
+            dst.truncate(old + r.written);
+            read += r.read;
+            written += r.written;
+            if r.status != DecodeStatus::OutputFull {
+                return DecodeResult {
+                    status: r.status,
+                    read,
+                    written,
+                };
+            }
+        }
+    }
+
+    fn run<S: Sink>(&mut self, src: &[u8], dst: &mut S, last: bool) -> DecodeResult {
+        let mut read = 0;
+        if let BomState::Looking { .. } = self.bom {
+            read = self.look_for_bom(src, last);
+            if let BomState::Looking { .. } = self.bom {
+                // Still undecided: everything was consumed into the BOM buffer.
+                return DecodeResult {
+                    status: DecodeStatus::InputEmpty,
+                    read,
+                    written: 0,
+                };
+            }
+        }
+        let fatal = self.options.error_mode == DecodeErrorMode::Fatal;
+        let rest = &src[read..];
+        let q = &mut self.queue;
+        let n = &mut self.replacements;
+        let (status, used) = match &mut self.kernel {
+            Kernel::Utf8(k) => drive(k, q, n, fatal, rest, dst, last),
+            Kernel::Utf16(k) => drive(k, q, n, fatal, rest, dst, last),
+            Kernel::SingleByte(k) => drive(k, q, n, fatal, rest, dst, last),
+            Kernel::Gb18030(k) => drive(k, q, n, fatal, rest, dst, last),
+            Kernel::Big5(k) => drive(k, q, n, fatal, rest, dst, last),
+            Kernel::EucJp(k) => drive(k, q, n, fatal, rest, dst, last),
+            Kernel::Iso2022Jp(k) => drive(k, q, n, fatal, rest, dst, last),
+            Kernel::ShiftJis(k) => drive(k, q, n, fatal, rest, dst, last),
+            Kernel::EucKr(k) => drive(k, q, n, fatal, rest, dst, last),
+            Kernel::Replacement(k) => drive(k, q, n, fatal, rest, dst, last),
+            Kernel::XUserDefined(k) => drive(k, q, n, fatal, rest, dst, last),
+        };
+        if last && status == DecodeStatus::InputEmpty {
+            // The stream is over: start afresh next time (same encoding as constructed).
+            self.encoding = self.initial_encoding;
+            self.kernel = Kernel::for_encoding(self.initial_encoding);
+            self.bom = BomState::Looking {
+                buf: [0; 3],
+                len: 0,
+            };
+            self.queue = Queue::default();
+        }
+        DecodeResult {
+            status,
+            read: read + used,
+            written: dst.written(),
+        }
+    }
+
+    /// Consumes input into the BOM buffer until a BOM is recognised or ruled out
+    /// (#bom-sniff). Returns the bytes of `src` consumed. When it rules a BOM out, the
+    /// buffered bytes are queued for the kernel (they were consumed from the caller's
+    /// input, so they count as read).
+    fn look_for_bom(&mut self, src: &[u8], last: bool) -> usize {
+        let BomState::Looking { mut buf, mut len } = self.bom else {
+            return 0;
+        };
+        const UTF8_BOM: &[u8] = b"\xEF\xBB\xBF";
+        const BE_BOM: &[u8] = b"\xFE\xFF";
+        const LE_BOM: &[u8] = b"\xFF\xFE";
+        let candidates: &[(&[u8], Encoding)] = match self.options.bom {
+            BomHandling::Keep => &[],
+            BomHandling::Sniff => &[
+                (UTF8_BOM, Encoding::Utf8),
+                (BE_BOM, Encoding::Utf16Be),
+                (LE_BOM, Encoding::Utf16Le),
+            ],
+            BomHandling::Remove => match self.encoding {
+                Encoding::Utf8 => &[(UTF8_BOM, Encoding::Utf8)],
+                Encoding::Utf16Be => &[(BE_BOM, Encoding::Utf16Be)],
+                Encoding::Utf16Le => &[(LE_BOM, Encoding::Utf16Le)],
+                _ => &[],
+            },
+        };
+        let mut read = 0;
+        loop {
+            let seen = &buf[..usize::from(len)];
+            if let Some(&(bom, encoding)) = candidates.iter().find(|c| c.0 == seen) {
+                // A BOM: switch (when sniffing) and drop it.
+                self.encoding = encoding;
+                self.kernel = Kernel::for_encoding(encoding);
+                self.queue.pos += bom.len() as u64;
+                self.bom = BomState::Done;
+                return read;
+            }
+            let could_be = candidates.iter().any(|c| c.0.starts_with(seen));
+            if !could_be || (read == src.len() && last) {
+                self.queue.prepend(seen);
+                self.bom = BomState::Done;
+                return read;
+            }
+            if read == src.len() {
+                self.bom = BomState::Looking { buf, len };
+                return read;
+            }
+            buf[usize::from(len)] = src[read];
+            len += 1;
+            read += 1;
+        }
+    }
+}
+
+/// Decodes a whole byte string with `encoding`'s decoder in replacement mode, no BOM
+/// handling, borrowing the input when it is already the exact output (valid UTF-8 for
+/// UTF-8; ASCII for ASCII-compatible encodings). Returns the text and whether any error
+/// was replaced.
+///
+/// ```
+/// use std::borrow::Cow;
+/// use textcodec::{decode_without_bom, Encoding};
+/// let (text, had_errors) = decode_without_bom(Encoding::Windows1252, b"plain ascii");
+/// assert!(matches!(text, Cow::Borrowed(_)) && !had_errors);
+/// let (text, had_errors) = decode_without_bom(Encoding::Utf8, b"bad \xFF");
+/// assert_eq!((text.as_ref(), had_errors), ("bad \u{FFFD}", true));
+/// ```
+pub fn decode_without_bom(encoding: Encoding, bytes: &[u8]) -> (Cow<'_, str>, bool) {
+    decode_whole(encoding, bytes, BomHandling::Keep)
+}
+
+pub(crate) fn decode_whole(encoding: Encoding, bytes: &[u8], bom: BomHandling) -> (Cow<'_, str>, bool) {
+    let has_bom = bytes.starts_with(b"\xEF\xBB\xBF")
+        || bytes.starts_with(b"\xFE\xFF")
+        || bytes.starts_with(b"\xFF\xFE");
+    if bom == BomHandling::Keep || !has_bom {
+        if let Some(s) = borrowable(encoding, bytes) {
+            return (Cow::Borrowed(s), false);
+        }
+    }
+    let mut decoder = Decoder::with_options(
+        encoding,
+        DecoderOptions {
+            error_mode: DecodeErrorMode::Replacement,
+            bom,
+        },
+    );
+    let mut out = String::with_capacity(bytes.len());
+    let _ = decoder.decode_to_string(bytes, &mut out, true);
+    (Cow::Owned(out), decoder.replacements() > 0)
+}
+
+/// The input itself, if decoding it would give exactly the same bytes.
+pub(crate) fn borrowable(encoding: Encoding, bytes: &[u8]) -> Option<&str> {
+    match encoding {
+        Encoding::Utf8 => core::str::from_utf8(bytes).ok(),
+        Encoding::Iso2022Jp => {
+            let ascii = crate::simd::ascii::ascii_prefix_len(bytes) == bytes.len();
+            // In the ASCII state every ASCII byte but ESC, SO and SI decodes to itself.
+            if ascii && !bytes.iter().any(|&b| matches!(b, 0x0E | 0x0F | 0x1B)) {
+                core::str::from_utf8(bytes).ok()
+            } else {
+                None
+            }
+        }
+        e if e.is_ascii_compatible() => {
+            if crate::simd::ascii::ascii_prefix_len(bytes) == bytes.len() {
+                core::str::from_utf8(bytes).ok()
+            } else {
+                None
+            }
+        }
+        _ => None,
+    }
+}

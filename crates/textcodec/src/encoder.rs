@@ -1,0 +1,550 @@
+//! The streaming encoder: <https://encoding.spec.whatwg.org/#concept-encoding-run> for
+//! encoders, with the error modes "fatal" and "html" (#error-mode), plus textcodec's
+//! "replace" (`?`) extension, input as UTF-8 (`&str`) or UTF-16 (`&[u16]`).
+
+use alloc::vec::Vec;
+
+use crate::codecs::{
+    big5::Big5Encoder, euc_jp::EucJpEncoder, euc_kr::EucKrEncoder, gb18030::Gb18030Encoder,
+    iso_2022_jp::Iso2022JpEncoder, shift_jis::ShiftJisEncoder, single_byte::SingleByteEncoder,
+    utf_16::Utf16Encoder, utf_8::Utf8Encoder, x_user_defined::XUserDefinedEncoder, Encoded,
+    EncodeKernel,
+};
+use crate::Encoding;
+
+/// An encoder's *error mode* (#error-mode), plus one extension.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Default)]
+pub enum EncodeErrorMode {
+    /// Stop at an unencodable scalar value and report it ([`EncodeStatus::Unmappable`]);
+    /// encoding can resume after it (this is *encode or fail*, #encode-or-fail).
+    #[default]
+    Fatal,
+    /// Write `&#NNNN;` (the code point in decimal) and go on, as HTML forms do (*encode*,
+    /// #encode). Beware: the result cannot be told apart from text that contained
+    /// `&#NNNN;` literally.
+    Html,
+    /// textcodec extension: write `?` (0x3F) and go on, like iconv's substitution. `?` is
+    /// safe in every encoder state, ISO-2022-JP's included.
+    Replace,
+}
+
+/// A scalar value the encoding cannot represent.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+pub struct Unmappable {
+    character: char,
+    code_point: char,
+}
+
+impl Unmappable {
+    /// The input character (U+FFFD for a lone surrogate in UTF-16 input).
+    pub fn character(&self) -> char {
+        self.character
+    }
+
+    /// The code point the Standard's *error* carries, which *encode or fail* returns and the
+    /// html mode writes. It is the character itself except for U+000E, U+000F and U+001B in
+    /// ISO-2022-JP, reported as U+FFFD "to prevent attacks" (#iso-2022-jp-encoder step 3).
+    pub fn code_point(&self) -> char {
+        self.code_point
+    }
+}
+
+impl core::fmt::Display for Unmappable {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        write!(f, "U+{:04X} cannot be encoded", u32::from(self.character))
+    }
+}
+
+#[cfg(feature = "std")]
+impl std::error::Error for Unmappable {}
+
+/// Why an encode call returned.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+pub enum EncodeStatus {
+    /// All input was consumed (and, if `last` was set, the encoder's final bytes written).
+    InputEmpty,
+    /// The output buffer cannot take the next character's bytes.
+    OutputFull,
+    /// Fatal mode only: this character cannot be encoded. `read` includes it (it ends at
+    /// `read`); any bytes the encoder had to emit first (ISO-2022-JP's return to ASCII) are
+    /// written. Call again with the rest of the input to go on.
+    Unmappable(Unmappable),
+}
+
+/// The result of an encode call.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+#[must_use]
+pub struct EncodeResult {
+    /// Why the call returned.
+    pub status: EncodeStatus,
+    /// Input consumed: bytes of the `&str`, or `u16` units.
+    pub read: usize,
+    /// Bytes written.
+    pub written: usize,
+}
+
+#[derive(Clone, Copy, Debug)]
+enum Kernel {
+    Utf8(Utf8Encoder),
+    Utf16(Utf16Encoder),
+    SingleByte(SingleByteEncoder),
+    Gb18030(Gb18030Encoder),
+    Big5(Big5Encoder),
+    EucJp(EucJpEncoder),
+    Iso2022Jp(Iso2022JpEncoder),
+    ShiftJis(ShiftJisEncoder),
+    EucKr(EucKrEncoder),
+    XUserDefined(XUserDefinedEncoder),
+}
+
+impl Kernel {
+    fn for_encoding(encoding: Encoding) -> Option<Kernel> {
+        use Encoding::*;
+        Some(match encoding {
+            Utf8 => Kernel::Utf8(Utf8Encoder),
+            Utf16Be => Kernel::Utf16(Utf16Encoder { big_endian: true }),
+            Utf16Le => Kernel::Utf16(Utf16Encoder { big_endian: false }),
+            Gbk => Kernel::Gb18030(Gb18030Encoder { is_gbk: true }),
+            Gb18030 => Kernel::Gb18030(Gb18030Encoder { is_gbk: false }),
+            Big5 => Kernel::Big5(Big5Encoder),
+            EucJp => Kernel::EucJp(EucJpEncoder),
+            Iso2022Jp => Kernel::Iso2022Jp(Iso2022JpEncoder::default()),
+            ShiftJis => Kernel::ShiftJis(ShiftJisEncoder),
+            EucKr => Kernel::EucKr(EucKrEncoder),
+            XUserDefined => Kernel::XUserDefined(XUserDefinedEncoder),
+            Replacement => return None,
+            single => Kernel::SingleByte(SingleByteEncoder {
+                index: single.single_byte_index()?,
+            }),
+        })
+    }
+}
+
+/// A streaming encoder for one encoding (#encoder, *get an encoder*).
+///
+/// ```
+/// use textcodec::{EncodeErrorMode, EncodeStatus, Encoder, Encoding};
+///
+/// let mut encoder = Encoder::new(Encoding::ShiftJis, EncodeErrorMode::Html).unwrap();
+/// let mut out = Vec::new();
+/// let r = encoder.encode_from_utf8_to_vec("日本😀", &mut out, true);
+/// assert_eq!(r.status, EncodeStatus::InputEmpty);
+/// assert_eq!(out, b"\x93\xfa\x96\x7b&#128512;");
+/// ```
+#[derive(Clone, Debug)]
+pub struct Encoder {
+    encoding: Encoding,
+    kernel: Kernel,
+    initial: Kernel,
+    mode: EncodeErrorMode,
+    /// A leading surrogate at the end of the previous UTF-16 input.
+    pending_surrogate: Option<u16>,
+    unmappables: u64,
+}
+
+/// Writes `&#` + decimal + `;` into `out`, returning the length.
+fn html_reference(code_point: char, out: &mut [u8; 16]) -> usize {
+    let mut digits = [0u8; 8];
+    let mut n = 0;
+    let mut v = u32::from(code_point);
+    loop {
+        digits[n] = b'0' + (v % 10) as u8;
+        n += 1;
+        v /= 10;
+        if v == 0 {
+            break;
+        }
+    }
+    out[0] = b'&';
+    out[1] = b'#';
+    for i in 0..n {
+        out[2 + i] = digits[n - 1 - i];
+    }
+    out[2 + n] = b';';
+    n + 3
+}
+
+/// What the encoder does with one character: bytes to write, and an error to report.
+struct Planned {
+    bytes: [u8; 16],
+    len: usize,
+    error: Option<Unmappable>,
+}
+
+impl Encoder {
+    /// An encoder for `encoding`: the Standard's encoder, or textcodec's UTF-16BE/LE
+    /// extension. `None` for replacement, which has no encoder (use
+    /// [`Encoding::output_encoding`] first, as the Standard's callers do).
+    ///
+    /// ```
+    /// use textcodec::{EncodeErrorMode, Encoder, Encoding};
+    /// assert!(Encoder::new(Encoding::Replacement, EncodeErrorMode::Fatal).is_none());
+    /// assert!(Encoder::new(Encoding::Replacement.output_encoding(), EncodeErrorMode::Fatal).is_some());
+    /// ```
+    pub fn new(encoding: Encoding, mode: EncodeErrorMode) -> Option<Encoder> {
+        let kernel = Kernel::for_encoding(encoding)?;
+        Some(Encoder {
+            encoding,
+            kernel,
+            initial: kernel,
+            mode,
+            pending_surrogate: None,
+            unmappables: 0,
+        })
+    }
+
+    /// The encoding this encoder writes.
+    pub fn encoding(&self) -> Encoding {
+        self.encoding
+    }
+
+    /// The error mode.
+    pub fn error_mode(&self) -> EncodeErrorMode {
+        self.mode
+    }
+
+    /// How many unencodable characters were met so far (in any mode).
+    pub fn unmappables(&self) -> u64 {
+        self.unmappables
+    }
+
+    /// Starts over (ISO-2022-JP back in its ASCII state, no pending surrogate).
+    pub fn reset(&mut self) {
+        self.kernel = self.initial;
+        self.pending_surrogate = None;
+    }
+
+    /// Worst-case bytes per input unit, and a constant for the end of the stream.
+    fn worst_case(&self, utf16: bool) -> (usize, usize) {
+        use Encoding::*;
+        let html = self.mode == EncodeErrorMode::Html;
+        match (self.encoding, utf16) {
+            // One byte of UTF-8 in, one out; one unit in, up to three out.
+            (Utf8, false) => (1, 0),
+            (Utf8, true) => (3, 0),
+            (Utf16Be | Utf16Le, _) => (2, 0),
+            // '\' after '¥': ESC ( B then the byte; a kanji from ASCII: ESC $ B + 2 bytes;
+            // in html mode, ESC ( B then "&#65533;" for a single ESC/SO/SI input unit.
+            (Iso2022Jp, _) if html => (11, 3),
+            (Iso2022Jp, false) => (4, 3),
+            (Iso2022Jp, true) => (5, 3),
+            // "&#2047;" for a two-byte character; "&#65533;" for one UTF-16 unit.
+            (_, false) if html => (4, 0),
+            (_, true) if html => (8, 0),
+            // U+0080 (two bytes of UTF-8, one unit) becomes four bytes.
+            (Gb18030, false) => (2, 0),
+            (Gb18030, true) => (4, 0),
+            (_, false) => (1, 0),
+            (_, true) => (2, 0),
+        }
+    }
+
+    /// The most bytes encoding `length` bytes of UTF-8 with `last == true` can write;
+    /// `None` if that overflows `usize`.
+    ///
+    /// ```
+    /// use textcodec::{EncodeErrorMode, Encoder, Encoding};
+    /// let e = Encoder::new(Encoding::Windows1252, EncodeErrorMode::Fatal).unwrap();
+    /// assert_eq!(e.max_buffer_length_from_utf8(100), Some(100));
+    /// ```
+    pub fn max_buffer_length_from_utf8(&self, length: usize) -> Option<usize> {
+        let (per, constant) = self.worst_case(false);
+        length.checked_mul(per)?.checked_add(constant)
+    }
+
+    /// The most bytes encoding `length` UTF-16 units with `last == true` can write
+    /// (counting a leading surrogate left over from the previous call); `None` on overflow.
+    pub fn max_buffer_length_from_utf16(&self, length: usize) -> Option<usize> {
+        let (per, constant) = self.worst_case(true);
+        let units = length.checked_add(usize::from(self.pending_surrogate.is_some()))?;
+        units.checked_mul(per)?.checked_add(constant)
+    }
+
+    /// Runs the handler for `c` on a copy of the kernel state; commit with `self.kernel =`.
+    fn plan(&self, c: char) -> (Kernel, Planned) {
+        let mut kernel = self.kernel;
+        let encoded = match &mut kernel {
+            Kernel::Utf8(k) => k.encode_char(c),
+            Kernel::Utf16(k) => k.encode_char(c),
+            Kernel::SingleByte(k) => k.encode_char(c),
+            Kernel::Gb18030(k) => k.encode_char(c),
+            Kernel::Big5(k) => k.encode_char(c),
+            Kernel::EucJp(k) => k.encode_char(c),
+            Kernel::Iso2022Jp(k) => k.encode_char(c),
+            Kernel::ShiftJis(k) => k.encode_char(c),
+            Kernel::EucKr(k) => k.encode_char(c),
+            Kernel::XUserDefined(k) => k.encode_char(c),
+        };
+        let mut bytes = [0u8; 16];
+        let planned = match encoded {
+            Encoded::Bytes(b, n) => {
+                bytes[..8].copy_from_slice(&b);
+                Planned {
+                    bytes,
+                    len: usize::from(n),
+                    error: None,
+                }
+            }
+            Encoded::Unmappable {
+                code_point,
+                prefix,
+                prefix_len,
+            } => {
+                let mut len = usize::from(prefix_len);
+                bytes[..len].copy_from_slice(&prefix[..len]);
+                match self.mode {
+                    EncodeErrorMode::Fatal => {}
+                    EncodeErrorMode::Html => {
+                        let mut reference = [0u8; 16];
+                        let n = html_reference(code_point, &mut reference);
+                        bytes[len..len + n].copy_from_slice(&reference[..n]);
+                        len += n;
+                    }
+                    EncodeErrorMode::Replace => {
+                        bytes[len] = b'?';
+                        len += 1;
+                    }
+                }
+                Planned {
+                    bytes,
+                    len,
+                    error: Some(Unmappable {
+                        character: c,
+                        code_point,
+                    }),
+                }
+            }
+        };
+        (kernel, planned)
+    }
+
+    /// Encodes one character into `dst[*written..]` if its bytes fit. Returns `None` when
+    /// they do not fit (nothing changed), else the error to report (fatal mode) if any.
+    #[inline]
+    fn put(&mut self, c: char, dst: &mut [u8], written: &mut usize) -> Option<Option<Unmappable>> {
+        let (kernel, planned) = self.plan(c);
+        let room = dst.len() - *written;
+        if room < planned.len {
+            return None;
+        }
+        dst[*written..*written + planned.len].copy_from_slice(&planned.bytes[..planned.len]);
+        *written += planned.len;
+        self.kernel = kernel;
+        if planned.error.is_some() {
+            self.unmappables += 1;
+        }
+        Some(planned.error.filter(|_| self.mode == EncodeErrorMode::Fatal))
+    }
+
+    /// End-of-queue: the kernel's final bytes (ISO-2022-JP's ESC ( B), if they fit.
+    fn finish(&mut self, dst: &mut [u8], written: &mut usize) -> bool {
+        let mut kernel = self.kernel;
+        let encoded = match &mut kernel {
+            Kernel::Iso2022Jp(k) => k.finish(),
+            _ => return true,
+        };
+        if let Encoded::Bytes(b, n) = encoded {
+            let n = usize::from(n);
+            if dst.len() - *written < n {
+                return false;
+            }
+            dst[*written..*written + n].copy_from_slice(&b[..n]);
+            *written += n;
+        }
+        self.kernel = kernel;
+        true
+    }
+
+    /// Encodes UTF-8 text into `dst`. With `last`, the encoder's final bytes are written
+    /// once all input is consumed, and the encoder is reset for a new stream.
+    ///
+    /// ```
+    /// use textcodec::{EncodeErrorMode, EncodeStatus, Encoder, Encoding};
+    /// let mut e = Encoder::new(Encoding::Windows1252, EncodeErrorMode::Fatal).unwrap();
+    /// let mut buf = [0u8; 8];
+    /// let r = e.encode_from_utf8("a€☃b", &mut buf, true);
+    /// assert_eq!(&buf[..r.written], b"a\x80");
+    /// match r.status {
+    ///     EncodeStatus::Unmappable(u) => assert_eq!(u.character(), '☃'),
+    ///     other => panic!("{other:?}"),
+    /// }
+    /// // The caller decides what to do, then resumes after the character.
+    /// let r2 = e.encode_from_utf8(&"a€☃b"[r.read..], &mut buf, true);
+    /// assert_eq!(&buf[..r2.written], b"b");
+    /// ```
+    pub fn encode_from_utf8(&mut self, src: &str, dst: &mut [u8], last: bool) -> EncodeResult {
+        let mut read = 0;
+        let mut written = 0;
+        if let Some(lead) = self.pending_surrogate {
+            // A leading surrogate from UTF-16 input followed by UTF-8 input is lone.
+            match self.put('\u{FFFD}', dst, &mut written) {
+                None => return self.result(EncodeStatus::OutputFull, read, written),
+                Some(error) => {
+                    let _ = lead;
+                    self.pending_surrogate = None;
+                    if let Some(u) = error {
+                        return self.result(EncodeStatus::Unmappable(u), read, written);
+                    }
+                }
+            }
+        }
+        loop {
+            let (r, w) = self.fast_utf8(&src[read..], &mut dst[written..]);
+            read += r;
+            written += w;
+            let Some(c) = src[read..].chars().next() else {
+                break;
+            };
+            match self.put(c, dst, &mut written) {
+                None => return self.result(EncodeStatus::OutputFull, read, written),
+                Some(error) => {
+                    read += c.len_utf8();
+                    if let Some(u) = error {
+                        return self.result(EncodeStatus::Unmappable(u), read, written);
+                    }
+                }
+            }
+        }
+        if last {
+            if !self.finish(dst, &mut written) {
+                return self.result(EncodeStatus::OutputFull, read, written);
+            }
+            self.reset();
+        }
+        self.result(EncodeStatus::InputEmpty, read, written)
+    }
+
+    fn result(&self, status: EncodeStatus, read: usize, written: usize) -> EncodeResult {
+        EncodeResult {
+            status,
+            read,
+            written,
+        }
+    }
+
+    /// The kernels' bulk paths for UTF-8 input.
+    #[inline]
+    fn fast_utf8(&mut self, src: &str, dst: &mut [u8]) -> (usize, usize) {
+        match &mut self.kernel {
+            Kernel::Utf8(k) => k.fast(src, dst),
+            Kernel::SingleByte(k) => k.fast(src, dst),
+            Kernel::Iso2022Jp(_) => (0, 0),
+            _ => {
+                // ASCII maps to itself in every other encoder.
+                let n = crate::simd::ascii::copy_ascii(src.as_bytes(), dst);
+                (n, n)
+            }
+        }
+    }
+
+    /// Encodes UTF-16 text into `dst`. Lone surrogates become U+FFFD (as converting a string
+    /// to a scalar value string does); a leading surrogate at the end of `src` is kept until
+    /// the next call so a pair split across calls is rejoined (with `last`, it becomes
+    /// U+FFFD). `read` counts `u16` units.
+    ///
+    /// ```
+    /// use textcodec::{EncodeErrorMode, Encoder, Encoding};
+    /// let mut e = Encoder::new(Encoding::Utf8, EncodeErrorMode::Fatal).unwrap();
+    /// let mut buf = [0u8; 8];
+    /// let a = e.encode_from_utf16(&[0x61, 0xD83D], &mut buf, false);
+    /// let b = e.encode_from_utf16(&[0xDE00], &mut buf[a.written..], true);
+    /// assert_eq!(&buf[..a.written + b.written], "a😀".as_bytes());
+    /// ```
+    pub fn encode_from_utf16(&mut self, src: &[u16], dst: &mut [u8], last: bool) -> EncodeResult {
+        let mut read = 0;
+        let mut written = 0;
+        loop {
+            // ASCII maps to itself in every encoder but ISO-2022-JP (state-dependent) and
+            // UTF-16 (two bytes).
+            if self.pending_surrogate.is_none()
+                && !matches!(self.kernel, Kernel::Iso2022Jp(_) | Kernel::Utf16(_))
+            {
+                let n = crate::simd::ascii::narrow_basic_latin(&src[read..], &mut dst[written..]);
+                read += n;
+                written += n;
+            }
+            // The next scalar value, and how many units of `src` it takes.
+            let (c, units) = match (self.pending_surrogate, src.get(read).copied()) {
+                (Some(_), Some(u @ 0xDC00..=0xDFFF)) => (pair(self.pending_surrogate, u), 1),
+                (Some(_), _) if src.get(read).is_some() || last => ('\u{FFFD}', 0),
+                (Some(_), _) => break,
+                (None, None) => break,
+                (None, Some(u @ 0xD800..=0xDBFF)) => match src.get(read + 1).copied() {
+                    Some(t @ 0xDC00..=0xDFFF) => (pair(Some(u), t), 2),
+                    Some(_) => ('\u{FFFD}', 1),
+                    None if last => ('\u{FFFD}', 1),
+                    None => {
+                        self.pending_surrogate = Some(u);
+                        read += 1;
+                        break;
+                    }
+                },
+                (None, Some(0xDC00..=0xDFFF)) => ('\u{FFFD}', 1),
+                (None, Some(u)) => (char::from_u32(u32::from(u)).unwrap_or('\u{FFFD}'), 1),
+            };
+            match self.put(c, dst, &mut written) {
+                None => return self.result(EncodeStatus::OutputFull, read, written),
+                Some(error) => {
+                    self.pending_surrogate = None;
+                    read += units;
+                    if let Some(u) = error {
+                        return self.result(EncodeStatus::Unmappable(u), read, written);
+                    }
+                }
+            }
+        }
+        if last && read == src.len() && self.pending_surrogate.is_none() {
+            if !self.finish(dst, &mut written) {
+                return self.result(EncodeStatus::OutputFull, read, written);
+            }
+            self.reset();
+        }
+        self.result(EncodeStatus::InputEmpty, read, written)
+    }
+
+    /// Encodes all of `src` and appends to `dst`, growing it. Returns at the end of the
+    /// input or, in fatal mode, at an unencodable character (never `OutputFull`).
+    pub fn encode_from_utf8_to_vec(&mut self, src: &str, dst: &mut Vec<u8>, last: bool) -> EncodeResult {
+        let mut read = 0;
+        let mut written = 0;
+        loop {
+            let old = dst.len();
+            let additional = (src.len() - read).saturating_add(16).max(dst.capacity() - old);
+            dst.resize(old + additional, 0);
+            let r = self.encode_from_utf8(&src[read..], &mut dst[old..], last);
+            dst.truncate(old + r.written);
+            read += r.read;
+            written += r.written;
+            if r.status != EncodeStatus::OutputFull {
+                return self.result(r.status, read, written);
+            }
+            dst.reserve(additional);
+        }
+    }
+
+    /// Encodes all of `src` (UTF-16) and appends to `dst`; see
+    /// [`Encoder::encode_from_utf8_to_vec`].
+    pub fn encode_from_utf16_to_vec(&mut self, src: &[u16], dst: &mut Vec<u8>, last: bool) -> EncodeResult {
+        let mut read = 0;
+        let mut written = 0;
+        loop {
+            let old = dst.len();
+            let additional = (src.len() - read).saturating_mul(2).saturating_add(16);
+            dst.resize(old + additional, 0);
+            let r = self.encode_from_utf16(&src[read..], &mut dst[old..], last);
+            dst.truncate(old + r.written);
+            read += r.read;
+            written += r.written;
+            if r.status != EncodeStatus::OutputFull {
+                return self.result(r.status, read, written);
+            }
+        }
+    }
+}
+
+/// The scalar value of a surrogate pair.
+fn pair(lead: Option<u16>, trail: u16) -> char {
+    let lead = u32::from(lead.unwrap_or(0xD800));
+    let c = 0x10000 + ((lead - 0xD800) << 10) + (u32::from(trail) - 0xDC00);
+    char::from_u32(c).unwrap_or('\u{FFFD}')
+}

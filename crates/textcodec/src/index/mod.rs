@@ -1,0 +1,232 @@
+//! <https://encoding.spec.whatwg.org/#indexes>
+//!
+//! Typed, safe lookups into the generated index tables. Each index exists twice, laid out
+//! for its direction: decoding reads a flat pointer → code point array; encoding reads a
+//! two-level code point → pointer page table in which the Standard's pointer rules (first
+//! pointer, *index Shift_JIS pointer*, *index Big5 pointer*) are already applied by the
+//! generator (`cargo xtask gen`).
+
+#[rustfmt::skip]
+mod generated {
+    pub(crate) mod big5;
+    pub(crate) mod euc_kr;
+    pub(crate) mod gb18030;
+    pub(crate) mod jis0208;
+    pub(crate) mod jis0212;
+    pub(crate) mod single_byte;
+}
+
+pub(crate) use generated::single_byte;
+
+/// One *index single-byte* in both directions.
+pub(crate) struct SingleByteIndex {
+    /// byte − 0x80 → code point; 0 where the index has no entry.
+    pub(crate) decode: [u16; 128],
+    /// code point >> 8 → page number in `pages` (page 0 is empty).
+    pub(crate) page_of: [u8; 256],
+    /// code point & 0xFF → byte (0 = not encodable).
+    pub(crate) pages: &'static [[u8; 256]],
+}
+
+impl SingleByteIndex {
+    /// The *index code point* for `byte` − 0x80, or `None`. `byte` must be ≥ 0x80.
+    #[inline(always)]
+    pub(crate) fn code_point(&self, byte: u8) -> Option<u16> {
+        match self.decode[usize::from(byte & 0x7F)] {
+            0 => None,
+            cp => Some(cp),
+        }
+    }
+
+    /// The byte for a non-ASCII code point (*index pointer* + 0x80), or `None`.
+    #[inline(always)]
+    pub(crate) fn byte_for(&self, code_point: u32) -> Option<u8> {
+        if code_point > 0xFFFF {
+            return None;
+        }
+        let page = self.page_of[(code_point >> 8) as usize];
+        match self.pages.get(usize::from(page)).map(|p| p[(code_point & 0xFF) as usize]) {
+            Some(0) | None => None,
+            Some(b) => Some(b),
+        }
+    }
+}
+
+/// A code point → pointer table: `pages[page_of[cp >> 6]][cp & 63]`, `u16::MAX` for none.
+pub(crate) struct EncodeTable {
+    pub(crate) page_of: &'static [u16],
+    pub(crate) pages: &'static [[u16; 64]],
+}
+
+impl EncodeTable {
+    /// The pointer the Standard picks for `code_point` in this table's index, or `None`.
+    #[inline(always)]
+    pub(crate) fn pointer(&self, code_point: u32) -> Option<u16> {
+        let page = *self.page_of.get((code_point >> 6) as usize)?;
+        let pointer = self.pages.get(usize::from(page))?[(code_point & 63) as usize];
+        if pointer == u16::MAX {
+            None
+        } else {
+            Some(pointer)
+        }
+    }
+}
+
+#[inline(always)]
+fn flat(table: &[u16], pointer: usize) -> Option<u16> {
+    match table.get(pointer) {
+        Some(0) | None => None,
+        Some(&cp) => Some(cp),
+    }
+}
+
+/// *index code point* in index jis0208.
+#[inline(always)]
+pub(crate) fn jis0208_code_point(pointer: usize) -> Option<u16> {
+    flat(&generated::jis0208::JIS0208_DECODE, pointer)
+}
+
+/// *index pointer* in index jis0208 (EUC-JP and ISO-2022-JP encoders).
+#[inline(always)]
+pub(crate) fn jis0208_pointer(code_point: u32) -> Option<u16> {
+    generated::jis0208::JIS0208_ENCODE.pointer(code_point)
+}
+
+/// *index Shift_JIS pointer* (#index-shift_jis-pointer).
+#[inline(always)]
+pub(crate) fn shift_jis_pointer(code_point: u32) -> Option<u16> {
+    generated::jis0208::SHIFT_JIS_ENCODE.pointer(code_point)
+}
+
+/// *index code point* in index jis0212 (EUC-JP decoder only).
+#[inline(always)]
+pub(crate) fn jis0212_code_point(pointer: usize) -> Option<u16> {
+    flat(&generated::jis0212::JIS0212_DECODE, pointer)
+}
+
+/// *index code point* in index ISO-2022-JP katakana for `code_point` − 0xFF61.
+#[inline(always)]
+pub(crate) fn iso_2022_jp_katakana(offset: usize) -> Option<u16> {
+    flat(&generated::jis0208::ISO_2022_JP_KATAKANA, offset)
+}
+
+/// *index code point* in index EUC-KR.
+#[inline(always)]
+pub(crate) fn euc_kr_code_point(pointer: usize) -> Option<u16> {
+    flat(&generated::euc_kr::EUC_KR_DECODE, pointer)
+}
+
+/// *index pointer* in index EUC-KR.
+#[inline(always)]
+pub(crate) fn euc_kr_pointer(code_point: u32) -> Option<u16> {
+    generated::euc_kr::EUC_KR_ENCODE.pointer(code_point)
+}
+
+/// *index code point* in index gb18030.
+#[inline(always)]
+pub(crate) fn gb18030_code_point(pointer: usize) -> Option<u16> {
+    flat(&generated::gb18030::GB18030_DECODE, pointer)
+}
+
+/// *index pointer* in index gb18030.
+#[inline(always)]
+pub(crate) fn gb18030_pointer(code_point: u32) -> Option<u16> {
+    generated::gb18030::GB18030_ENCODE.pointer(code_point)
+}
+
+/// <https://encoding.spec.whatwg.org/#index-gb18030-ranges-code-point>
+pub(crate) fn gb18030_ranges_code_point(pointer: u32) -> Option<u32> {
+    // Step 1.
+    if (pointer > 39419 && pointer < 189000) || pointer > 1237575 {
+        return None;
+    }
+    // Step 2.
+    if pointer == 7457 {
+        return Some(0xE7C7);
+    }
+    // Step 3: the last range start ≤ pointer (the first range starts at pointer 0).
+    let pointers = &generated::gb18030::GB18030_RANGES_POINTERS;
+    let i = pointers.partition_point(|&p| p <= pointer).checked_sub(1)?;
+    // Step 4.
+    let offset = pointers[i];
+    let code_point_offset = generated::gb18030::GB18030_RANGES_CODE_POINTS[i];
+    Some(code_point_offset + pointer - offset)
+}
+
+/// <https://encoding.spec.whatwg.org/#index-gb18030-ranges-pointer>
+pub(crate) fn gb18030_ranges_pointer(code_point: u32) -> u32 {
+    // Step 1.
+    if code_point == 0xE7C7 {
+        return 7457;
+    }
+    // Step 2: the last range start ≤ code point (the first starts at U+0080; callers pass
+    // only non-ASCII code points).
+    let code_points = &generated::gb18030::GB18030_RANGES_CODE_POINTS;
+    let i = code_points.partition_point(|&c| c <= code_point).saturating_sub(1);
+    // Step 3.
+    let pointer_offset = generated::gb18030::GB18030_RANGES_POINTERS[i];
+    pointer_offset + code_point - code_points[i]
+}
+
+/// *index code point* in index Big5 (may be a plane-2 code point).
+#[inline(always)]
+pub(crate) fn big5_code_point(pointer: usize) -> Option<u32> {
+    let low = *generated::big5::BIG5_DECODE_LOW.get(pointer)?;
+    if low == 0 {
+        return None;
+    }
+    let astral = generated::big5::BIG5_DECODE_ASTRAL[pointer / 32] >> (pointer % 32) & 1;
+    Some(u32::from(low) | (astral << 17))
+}
+
+/// *index Big5 pointer* (#index-big5-pointer).
+#[inline(always)]
+pub(crate) fn big5_pointer(code_point: u32) -> Option<u16> {
+    generated::big5::BIG5_ENCODE.pointer(code_point)
+}
+
+/// Every pointer of a decode table with its code point, for the exhaustive tests.
+#[cfg(test)]
+pub(crate) mod all {
+    pub(crate) fn jis0208() -> impl Iterator<Item = (usize, u16)> {
+        super::generated::jis0208::JIS0208_DECODE
+            .iter()
+            .enumerate()
+            .filter(|e| *e.1 != 0)
+            .map(|(p, &c)| (p, c))
+    }
+    pub(crate) fn jis0212() -> impl Iterator<Item = (usize, u16)> {
+        super::generated::jis0212::JIS0212_DECODE
+            .iter()
+            .enumerate()
+            .filter(|e| *e.1 != 0)
+            .map(|(p, &c)| (p, c))
+    }
+    pub(crate) fn euc_kr() -> impl Iterator<Item = (usize, u16)> {
+        super::generated::euc_kr::EUC_KR_DECODE
+            .iter()
+            .enumerate()
+            .filter(|e| *e.1 != 0)
+            .map(|(p, &c)| (p, c))
+    }
+    pub(crate) fn gb18030() -> impl Iterator<Item = (usize, u16)> {
+        super::generated::gb18030::GB18030_DECODE
+            .iter()
+            .enumerate()
+            .filter(|e| *e.1 != 0)
+            .map(|(p, &c)| (p, c))
+    }
+    pub(crate) fn big5() -> impl Iterator<Item = (usize, u32)> {
+        (0..super::generated::big5::BIG5_DECODE_LOW.len())
+            .filter_map(|p| super::big5_code_point(p).map(|c| (p, c)))
+    }
+    pub(crate) fn gb18030_ranges() -> impl Iterator<Item = (u32, u32)> {
+        super::generated::gb18030::GB18030_RANGES_POINTERS
+            .iter()
+            .copied()
+            .zip(super::generated::gb18030::GB18030_RANGES_CODE_POINTS.iter().copied())
+    }
+    pub(crate) fn iso_2022_jp_katakana() -> impl Iterator<Item = (usize, u16)> {
+        super::generated::jis0208::ISO_2022_JP_KATAKANA.iter().copied().enumerate()
+    }
+}

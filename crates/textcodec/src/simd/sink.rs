@@ -1,0 +1,222 @@
+//! Decoder output buffers.
+//!
+//! [`Utf8Sink`] writes into a byte buffer and maintains the invariant that
+//! `buf[..pos]` is valid UTF-8 beyond what it found there: every write is a whole scalar
+//! value or a run of ASCII. Because it can only be built here and exposes no raw access, the
+//! `String`/`&mut str` adapters below may rely on that invariant without re-validating.
+
+use alloc::string::String;
+
+/// The output side of a decoder, in code units (bytes for UTF-8, `u16` for UTF-16).
+pub(crate) trait Sink {
+    /// Free space, in code units.
+    fn room(&self) -> usize;
+    /// Code units written so far.
+    fn written(&self) -> usize;
+    /// Code units `c` takes in this sink's encoding form.
+    fn units(c: char) -> usize;
+    /// Writes `c`. The caller has checked `room() >= units(c)`; if it has not, nothing is
+    /// written (never a partial sequence).
+    fn push(&mut self, c: char);
+    /// Writes a BMP code point given as `u16` (not a surrogate). Same room rule as `push`.
+    fn push_bmp(&mut self, c: u16) {
+        self.push(char::from_u32(u32::from(c)).unwrap_or('\u{FFFD}'));
+    }
+    /// Copies the longest all-ASCII prefix of `src` that fits; returns its length.
+    fn copy_ascii(&mut self, src: &[u8]) -> usize;
+    /// Copies as much of the valid UTF-8 `src` as fits, ending on a character boundary;
+    /// returns the bytes of `src` taken.
+    fn copy_str(&mut self, src: &str) -> usize;
+}
+
+/// A UTF-8 output buffer. See the module docs for its invariant.
+pub(crate) struct Utf8Sink<'a> {
+    buf: &'a mut [u8],
+    pos: usize,
+}
+
+impl<'a> Utf8Sink<'a> {
+    /// A sink over `buf`; whatever `buf` held is overwritten from the start.
+    pub(crate) fn new(buf: &'a mut [u8]) -> Self {
+        Utf8Sink { buf, pos: 0 }
+    }
+}
+
+impl Sink for Utf8Sink<'_> {
+    #[inline(always)]
+    fn room(&self) -> usize {
+        self.buf.len() - self.pos
+    }
+    #[inline(always)]
+    fn written(&self) -> usize {
+        self.pos
+    }
+    #[inline(always)]
+    fn units(c: char) -> usize {
+        c.len_utf8()
+    }
+    #[inline(always)]
+    fn push(&mut self, c: char) {
+        if let Some(dst) = self.buf.get_mut(self.pos..) {
+            if dst.len() >= c.len_utf8() {
+                self.pos += c.encode_utf8(dst).len();
+            }
+        }
+    }
+    #[inline(always)]
+    fn push_bmp(&mut self, c: u16) {
+        let room = self.buf.len() - self.pos;
+        let dst = &mut self.buf[self.pos..];
+        if c < 0x80 {
+            if room >= 1 {
+                dst[0] = c as u8;
+                self.pos += 1;
+            }
+        } else if c < 0x800 {
+            if room >= 2 {
+                dst[0] = 0xC0 | (c >> 6) as u8;
+                dst[1] = 0x80 | (c & 0x3F) as u8;
+                self.pos += 2;
+            }
+        } else if (0xD800..=0xDFFF).contains(&c) {
+            // Never produced by the decoders (tables hold scalar values only); stay valid.
+            self.push('\u{FFFD}');
+        } else if room >= 3 {
+            dst[0] = 0xE0 | (c >> 12) as u8;
+            dst[1] = 0x80 | ((c >> 6) & 0x3F) as u8;
+            dst[2] = 0x80 | (c & 0x3F) as u8;
+            self.pos += 3;
+        }
+    }
+    #[inline(always)]
+    fn copy_ascii(&mut self, src: &[u8]) -> usize {
+        let n = super::ascii::copy_ascii(src, &mut self.buf[self.pos..]);
+        self.pos += n;
+        n
+    }
+    fn copy_str(&mut self, src: &str) -> usize {
+        let room = self.room();
+        let mut n = src.len().min(room);
+        while !src.is_char_boundary(n) {
+            n -= 1;
+        }
+        self.buf[self.pos..self.pos + n].copy_from_slice(&src.as_bytes()[..n]);
+        self.pos += n;
+        n
+    }
+}
+
+/// A UTF-16 output buffer.
+pub(crate) struct Utf16Sink<'a> {
+    buf: &'a mut [u16],
+    pos: usize,
+}
+
+impl<'a> Utf16Sink<'a> {
+    pub(crate) fn new(buf: &'a mut [u16]) -> Self {
+        Utf16Sink { buf, pos: 0 }
+    }
+}
+
+impl Sink for Utf16Sink<'_> {
+    #[inline(always)]
+    fn room(&self) -> usize {
+        self.buf.len() - self.pos
+    }
+    #[inline(always)]
+    fn written(&self) -> usize {
+        self.pos
+    }
+    #[inline(always)]
+    fn units(c: char) -> usize {
+        c.len_utf16()
+    }
+    #[inline(always)]
+    fn push(&mut self, c: char) {
+        if let Some(dst) = self.buf.get_mut(self.pos..) {
+            if dst.len() >= c.len_utf16() {
+                self.pos += c.encode_utf16(dst).len();
+            }
+        }
+    }
+    #[inline(always)]
+    fn push_bmp(&mut self, c: u16) {
+        if let Some(slot) = self.buf.get_mut(self.pos) {
+            *slot = c;
+            self.pos += 1;
+        }
+    }
+    #[inline(always)]
+    fn copy_ascii(&mut self, src: &[u8]) -> usize {
+        let n = super::ascii::widen_ascii(src, &mut self.buf[self.pos..]);
+        self.pos += n;
+        n
+    }
+    fn copy_str(&mut self, src: &str) -> usize {
+        let mut taken = 0;
+        for c in src.chars() {
+            if self.room() < c.len_utf16() {
+                break;
+            }
+            self.push(c);
+            taken += c.len_utf8();
+        }
+        taken
+    }
+}
+
+/// Runs `f` with a [`Utf8Sink`] over `additional` bytes of fresh space at the end of `s`,
+/// then keeps exactly what `f` wrote. Returns `f`'s result.
+pub(crate) fn append_to_string<R>(
+    s: &mut String,
+    additional: usize,
+    f: impl FnOnce(&mut Utf8Sink<'_>) -> R,
+) -> R {
+    let old_len = s.len();
+    // SAFETY: the bytes are only exposed through a `Utf8Sink`, which writes whole UTF-8
+    // sequences from its start; the vector is truncated to `old_len + written` before the
+    // `String` is observable again, and the zero padding it temporarily holds is ASCII. So
+    // the `String` holds valid UTF-8 whenever control leaves this function, even if `f`
+    // panics (the padding is ASCII NUL).
+    let vec = unsafe { s.as_mut_vec() };
+    vec.resize(old_len + additional, 0);
+    let mut sink = Utf8Sink::new(&mut vec[old_len..]);
+    let result = f(&mut sink);
+    let written = sink.pos;
+    vec.truncate(old_len + written);
+    result
+}
+
+/// Runs `f` with a [`Utf8Sink`] over `dst`. Afterwards `dst[..written]` holds what `f`
+/// wrote, and any UTF-8 continuation bytes right after it (the rest of a character that
+/// was partly overwritten) are set to 0 so `dst` stays valid UTF-8. Returns `f`'s result
+/// and the number of bytes written.
+pub(crate) fn write_into_str<R>(dst: &mut str, f: impl FnOnce(&mut Utf8Sink<'_>) -> R) -> (R, usize) {
+    /// Zeroes orphaned continuation bytes after the written prefix when dropped, so the
+    /// str is repaired even if `f` unwinds.
+    struct TailGuard<'a> {
+        sink: Utf8Sink<'a>,
+    }
+    impl Drop for TailGuard<'_> {
+        fn drop(&mut self) {
+            let bytes = &mut *self.sink.buf;
+            let mut i = self.sink.pos;
+            while i < bytes.len() && (bytes[i] & 0xC0) == 0x80 {
+                bytes[i] = 0;
+                i += 1;
+            }
+        }
+    }
+    // SAFETY: writes go through a `Utf8Sink` (whole UTF-8 sequences only, each completed
+    // before the next begins). The bytes after `written` were valid UTF-8 before; if
+    // `written` split one of their characters, `TailGuard` zeroes the orphaned continuation
+    // bytes (ASCII NUL) on every exit path, so the str is valid UTF-8 when the borrow ends.
+    let bytes = unsafe { dst.as_bytes_mut() };
+    let mut guard = TailGuard {
+        sink: Utf8Sink::new(bytes),
+    };
+    let result = f(&mut guard.sink);
+    let written = guard.sink.pos;
+    drop(guard);
+    (result, written)
+}
