@@ -121,14 +121,21 @@ fn write_encode_table(out: &mut String, ident: &str, doc: &str, map: &BTreeMap<u
         "/// Code point → pointer, `u16::MAX` where the code point has none ({} entries).",
         map.len()
     );
-    let _ = writeln!(out, "pub(crate) static {ident}: EncodeTable = EncodeTable {{");
+    let _ = writeln!(
+        out,
+        "pub(crate) static {ident}: EncodeTable = EncodeTable {{"
+    );
     let _ = writeln!(out, "    page_of: &{ident}_PAGE_OF,");
     let _ = writeln!(out, "    pages: &{ident}_PAGES,");
     let _ = writeln!(out, "}};\n");
     let _ = writeln!(out, "static {ident}_PAGE_OF: [u16; {}] = [", page_of.len());
     push_array(out, &page_of, 16, |v| v.to_string());
     let _ = writeln!(out, "];\n");
-    let _ = writeln!(out, "static {ident}_PAGES: [[u16; 64]; {}] = [", pages.len());
+    let _ = writeln!(
+        out,
+        "static {ident}_PAGES: [[u16; 64]; {}] = [",
+        pages.len()
+    );
     for page in &pages {
         out.push_str("    [\n");
         for chunk in page.chunks(16) {
@@ -145,11 +152,18 @@ fn write_encode_table(out: &mut String, ident: &str, doc: &str, map: &BTreeMap<u
 fn write_decode_u16(out: &mut String, ident: &str, doc: &str, idx: &Index, len: u32) {
     let mut values = vec![0u16; len as usize];
     for (&p, &cp) in &idx.entries {
-        assert!(cp <= 0xFFFF && cp != 0, "{}: {cp:#x} does not fit", idx.name);
+        assert!(
+            cp <= 0xFFFF && cp != 0,
+            "{}: {cp:#x} does not fit",
+            idx.name
+        );
         values[p as usize] = cp as u16;
     }
     let _ = writeln!(out, "/// {doc}");
-    let _ = writeln!(out, "/// Pointer → code point, 0 where the index has no entry.");
+    let _ = writeln!(
+        out,
+        "/// Pointer → code point, 0 where the index has no entry."
+    );
     let _ = writeln!(out, "pub(crate) static {ident}: [u16; {len}] = [");
     push_array(out, &values, 12, hex4);
     let _ = writeln!(out, "];\n");
@@ -205,9 +219,13 @@ fn gen_single_byte(spec: &Path) -> Result<String, String> {
         .collect::<Result<_, _>>()?;
     let refs: Vec<&Index> = indexes.iter().map(|(i, _)| i).collect();
     let mut out = header(&refs, "");
-    out.push_str("//! The 27 distinct *index single-byte* tables (#legacy-single-byte-encodings).\n");
+    out.push_str(
+        "//! The 27 distinct *index single-byte* tables (#legacy-single-byte-encodings).\n",
+    );
     out.push_str("//! `decode`: byte − 0x80 → code point (0 = none). `encode`: code point →\n");
-    out.push_str("//! byte via `pages[page_of[cp >> 8]][cp & 0xFF]` (0 = none; page 0 is empty).\n\n");
+    out.push_str(
+        "//! byte via `pages[page_of[cp >> 8]][cp & 0xFF]` (0 = none; page 0 is empty).\n\n",
+    );
     out.push_str("use crate::index::SingleByteIndex;\n\n");
     for (idx, ident) in &indexes {
         let mut decode = [0u16; 128];
@@ -229,7 +247,10 @@ fn gen_single_byte(spec: &Path) -> Result<String, String> {
             pages[page_of[p] as usize][(cp & 0xFF) as usize] = byte;
         }
         let _ = writeln!(out, "/// index {} (index-{}.txt)", idx.name, idx.name);
-        let _ = writeln!(out, "pub(crate) static {ident}: SingleByteIndex = SingleByteIndex {{");
+        let _ = writeln!(
+            out,
+            "pub(crate) static {ident}: SingleByteIndex = SingleByteIndex {{"
+        );
         out.push_str("    decode: [\n");
         for chunk in decode.chunks(8) {
             out.push_str("        ");
@@ -266,11 +287,19 @@ fn gen_jis(spec: &Path) -> Result<(String, String), String> {
     let katakana = parse_index(spec, "iso-2022-jp-katakana")?;
 
     let mut a = header(&[&jis0208, &katakana], "");
-    a.push_str("//! index jis0208 (#indexes) for the EUC-JP, ISO-2022-JP and Shift_JIS codecs, and\n");
+    a.push_str(
+        "//! index jis0208 (#indexes) for the EUC-JP, ISO-2022-JP and Shift_JIS codecs, and\n",
+    );
     a.push_str("//! index ISO-2022-JP katakana for the ISO-2022-JP encoder.\n\n");
     a.push_str("use crate::index::EncodeTable;\n\n");
     let len = jis0208.entries.keys().next_back().copied().unwrap_or(0) + 1;
-    write_decode_u16(&mut a, "JIS0208_DECODE", "index jis0208, decoder direction.", &jis0208, len);
+    write_decode_u16(
+        &mut a,
+        "JIS0208_DECODE",
+        "index jis0208, decoder direction.",
+        &jis0208,
+        len,
+    );
     let first = first_pointers(&jis0208, |_| true);
     write_encode_table(
         &mut a,
@@ -290,16 +319,26 @@ fn gen_jis(spec: &Path) -> Result<(String, String), String> {
     for (&p, &cp) in &katakana.entries {
         kana[p as usize] = cp as u16;
     }
-    a.push_str("/// index ISO-2022-JP katakana: (U+FF61..=U+FF9F) − 0xFF61 → fullwidth code point.\n");
+    a.push_str(
+        "/// index ISO-2022-JP katakana: (U+FF61..=U+FF9F) − 0xFF61 → fullwidth code point.\n",
+    );
     a.push_str("pub(crate) static ISO_2022_JP_KATAKANA: [u16; 63] = [\n");
     push_array(&mut a, &kana, 12, hex4);
     a.push_str("];\n");
 
     let mut b = header(&[&jis0212], "");
-    b.push_str("//! index jis0212 (#indexes): used only by the EUC-JP decoder, so it has no encoder\n");
+    b.push_str(
+        "//! index jis0212 (#indexes): used only by the EUC-JP decoder, so it has no encoder\n",
+    );
     b.push_str("//! direction.\n\n");
     let len = jis0212.entries.keys().next_back().copied().unwrap_or(0) + 1;
-    write_decode_u16(&mut b, "JIS0212_DECODE", "index jis0212, decoder direction.", &jis0212, len);
+    write_decode_u16(
+        &mut b,
+        "JIS0212_DECODE",
+        "index jis0212, decoder direction.",
+        &jis0212,
+        len,
+    );
     Ok((a, b))
 }
 
@@ -309,7 +348,13 @@ fn gen_euc_kr(spec: &Path) -> Result<String, String> {
     out.push_str("//! index EUC-KR (#indexes).\n\n");
     out.push_str("use crate::index::EncodeTable;\n\n");
     let len = idx.entries.keys().next_back().copied().unwrap_or(0) + 1;
-    write_decode_u16(&mut out, "EUC_KR_DECODE", "index EUC-KR, decoder direction.", &idx, len);
+    write_decode_u16(
+        &mut out,
+        "EUC_KR_DECODE",
+        "index EUC-KR, decoder direction.",
+        &idx,
+        len,
+    );
     let first = first_pointers(&idx, |_| true);
     write_encode_table(
         &mut out,
@@ -327,7 +372,13 @@ fn gen_gb18030(spec: &Path) -> Result<String, String> {
     out.push_str("//! index gb18030 and index gb18030 ranges (#indexes).\n\n");
     out.push_str("use crate::index::EncodeTable;\n\n");
     let len = idx.entries.keys().next_back().copied().unwrap_or(0) + 1;
-    write_decode_u16(&mut out, "GB18030_DECODE", "index gb18030, decoder direction.", &idx, len);
+    write_decode_u16(
+        &mut out,
+        "GB18030_DECODE",
+        "index gb18030, decoder direction.",
+        &idx,
+        len,
+    );
     let first = first_pointers(&idx, |_| true);
     write_encode_table(
         &mut out,
@@ -340,17 +391,33 @@ fn gen_gb18030(spec: &Path) -> Result<String, String> {
         out,
         "/// index gb18030 ranges: pointers (ascending) of each range's first entry."
     );
-    let _ = writeln!(out, "pub(crate) static GB18030_RANGES_POINTERS: [u32; {}] = [", pairs.len());
-    push_array(&mut out, &pairs.iter().map(|p| p.0).collect::<Vec<_>>(), 10, |v| v.to_string());
+    let _ = writeln!(
+        out,
+        "pub(crate) static GB18030_RANGES_POINTERS: [u32; {}] = [",
+        pairs.len()
+    );
+    push_array(
+        &mut out,
+        &pairs.iter().map(|p| p.0).collect::<Vec<_>>(),
+        10,
+        |v| v.to_string(),
+    );
     out.push_str("];\n\n");
     let _ = writeln!(
         out,
         "/// index gb18030 ranges: code points (ascending) of each range's first entry."
     );
-    let _ = writeln!(out, "pub(crate) static GB18030_RANGES_CODE_POINTS: [u32; {}] = [", pairs.len());
-    push_array(&mut out, &pairs.iter().map(|p| p.1).collect::<Vec<_>>(), 10, |v| {
-        format!("0x{v:04X}")
-    });
+    let _ = writeln!(
+        out,
+        "pub(crate) static GB18030_RANGES_CODE_POINTS: [u32; {}] = [",
+        pairs.len()
+    );
+    push_array(
+        &mut out,
+        &pairs.iter().map(|p| p.1).collect::<Vec<_>>(),
+        10,
+        |v| format!("0x{v:04X}"),
+    );
     out.push_str("];\n");
     Ok(out)
 }
@@ -358,8 +425,12 @@ fn gen_gb18030(spec: &Path) -> Result<String, String> {
 fn gen_big5(spec: &Path) -> Result<String, String> {
     let idx = parse_index(spec, "big5")?;
     let mut out = header(&[&idx], "");
-    out.push_str("//! index Big5 (#indexes). Its supplementary code points are all in plane 2, so the\n");
-    out.push_str("//! decode table stores the low 16 bits plus one bit per pointer for \"add 0x20000\".\n\n");
+    out.push_str(
+        "//! index Big5 (#indexes). Its supplementary code points are all in plane 2, so the\n",
+    );
+    out.push_str(
+        "//! decode table stores the low 16 bits plus one bit per pointer for \"add 0x20000\".\n\n",
+    );
     out.push_str("use crate::index::EncodeTable;\n\n");
     let len = idx.entries.keys().next_back().copied().unwrap_or(0) + 1;
     let mut low = vec![0u16; len as usize];
@@ -371,7 +442,10 @@ fn gen_big5(spec: &Path) -> Result<String, String> {
             astral[(p / 32) as usize] |= 1 << (p % 32);
         }
     }
-    let _ = writeln!(out, "/// index Big5, decoder direction: low 16 bits of the code point (0 = none).");
+    let _ = writeln!(
+        out,
+        "/// index Big5, decoder direction: low 16 bits of the code point (0 = none)."
+    );
     let _ = writeln!(out, "pub(crate) static BIG5_DECODE_LOW: [u16; {len}] = [");
     push_array(&mut out, &low, 12, hex4);
     out.push_str("];\n\n");
@@ -379,7 +453,11 @@ fn gen_big5(spec: &Path) -> Result<String, String> {
         out,
         "/// index Big5, decoder direction: bit `p % 32` of word `p / 32` is set when pointer `p`\n/// maps to a plane-2 code point (0x20000 + low 16 bits)."
     );
-    let _ = writeln!(out, "pub(crate) static BIG5_DECODE_ASTRAL: [u32; {}] = [", astral.len());
+    let _ = writeln!(
+        out,
+        "pub(crate) static BIG5_DECODE_ASTRAL: [u32; {}] = [",
+        astral.len()
+    );
     push_array(&mut out, &astral, 8, |v| format!("0x{v:08X}"));
     out.push_str("];\n\n");
     // #index-big5-pointer: exclude pointers below (0xA1 − 0x81) × 157; the *last* pointer for
@@ -513,8 +591,12 @@ fn gen_encodings(spec: &Path) -> Result<String, String> {
         out,
         "// @generated by `{COMMAND}` from encodings.json (the Standard's #names-and-labels table). DO NOT EDIT.\n"
     );
-    out.push_str("//! The 40 encodings and 228 labels of the Encoding Standard (#names-and-labels).\n\n");
-    out.push_str("/// An encoding of the Encoding Standard (#names-and-labels): one variant per encoding,\n");
+    out.push_str(
+        "//! The 40 encodings and 228 labels of the Encoding Standard (#names-and-labels).\n\n",
+    );
+    out.push_str(
+        "/// An encoding of the Encoding Standard (#names-and-labels): one variant per encoding,\n",
+    );
     out.push_str("/// in the Standard's order.\n");
     out.push_str("///\n/// ```\n/// use textcodec::Encoding;\n/// assert_eq!(Encoding::for_label(b\" Latin1 \"), Some(Encoding::Windows1252));\n/// assert_eq!(Encoding::ShiftJis.name(), \"Shift_JIS\");\n/// ```\n");
     out.push_str("#[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Debug)]\n#[repr(u8)]\npub enum Encoding {\n");
@@ -530,33 +612,62 @@ fn gen_encodings(spec: &Path) -> Result<String, String> {
     }
     out.push_str("}\n\n");
     let _ = writeln!(out, "/// Every encoding, in the Standard's order.");
-    let _ = writeln!(out, "pub(crate) const ALL: [Encoding; {}] = [", encodings.len());
+    let _ = writeln!(
+        out,
+        "pub(crate) const ALL: [Encoding; {}] = [",
+        encodings.len()
+    );
     for e in &encodings {
         let _ = writeln!(out, "    Encoding::{},", variant_name(&e.name));
     }
     out.push_str("];\n\n");
-    let _ = writeln!(out, "/// Each encoding's name, indexed by `Encoding as usize`.");
-    let _ = writeln!(out, "pub(crate) const NAMES: [&str; {}] = [", encodings.len());
+    let _ = writeln!(
+        out,
+        "/// Each encoding's name, indexed by `Encoding as usize`."
+    );
+    let _ = writeln!(
+        out,
+        "pub(crate) const NAMES: [&str; {}] = [",
+        encodings.len()
+    );
     for e in &encodings {
         let _ = writeln!(out, "    {:?},", e.name);
     }
     out.push_str("];\n\n");
-    let _ = writeln!(out, "/// Each encoding's name, ASCII-lowercased (the `TextDecoder.encoding` value).");
-    let _ = writeln!(out, "pub(crate) const LOWERCASE_NAMES: [&str; {}] = [", encodings.len());
+    let _ = writeln!(
+        out,
+        "/// Each encoding's name, ASCII-lowercased (the `TextDecoder.encoding` value)."
+    );
+    let _ = writeln!(
+        out,
+        "pub(crate) const LOWERCASE_NAMES: [&str; {}] = [",
+        encodings.len()
+    );
     for e in &encodings {
         let _ = writeln!(out, "    {:?},", e.name.to_ascii_lowercase());
     }
     out.push_str("];\n\n");
     let _ = writeln!(out, "/// Every label with its encoding, sorted by label.");
-    let _ = writeln!(out, "pub(crate) const LABELS: [(&str, Encoding); {}] = [", labels.len());
+    let _ = writeln!(
+        out,
+        "pub(crate) const LABELS: [(&str, Encoding); {}] = [",
+        labels.len()
+    );
     for (l, i) in &labels {
-        let _ = writeln!(out, "    ({l:?}, Encoding::{}),", variant_name(&encodings[*i].name));
+        let _ = writeln!(
+            out,
+            "    ({l:?}, Encoding::{}),",
+            variant_name(&encodings[*i].name)
+        );
     }
     out.push_str("];\n\n");
     let _ = writeln!(out, "/// The longest label, in bytes.");
     let _ = writeln!(out, "pub(crate) const MAX_LABEL_LEN: usize = {max_len};\n");
     let _ = writeln!(out, "/// Seed of the label hash (chosen by the generator).");
-    let _ = writeln!(out, "pub(crate) const LABEL_HASH_SEED: u32 = 0x{seed:08X};\n");
+    let _ = writeln!(
+        out,
+        "pub(crate) const LABEL_HASH_SEED: u32 = 0x{seed:08X};\n"
+    );
     let _ = writeln!(out, "/// The longest probe sequence in `LABEL_SLOTS`.");
     let _ = writeln!(out, "pub(crate) const LABEL_MAX_PROBES: usize = {worst};\n");
     let _ = writeln!(
@@ -574,12 +685,24 @@ pub fn generate_all(spec: &Path) -> Result<Vec<(PathBuf, String)>, String> {
     let (jis0208, jis0212) = gen_jis(spec)?;
     let files = vec![
         (format!("{LIB}/encoding/generated.rs"), gen_encodings(spec)?),
-        (format!("{LIB}/index/generated/single_byte.rs"), gen_single_byte(spec)?),
+        (
+            format!("{LIB}/index/generated/single_byte.rs"),
+            gen_single_byte(spec)?,
+        ),
         (format!("{LIB}/index/generated/jis0208.rs"), jis0208),
         (format!("{LIB}/index/generated/jis0212.rs"), jis0212),
-        (format!("{LIB}/index/generated/euc_kr.rs"), gen_euc_kr(spec)?),
-        (format!("{LIB}/index/generated/gb18030.rs"), gen_gb18030(spec)?),
+        (
+            format!("{LIB}/index/generated/euc_kr.rs"),
+            gen_euc_kr(spec)?,
+        ),
+        (
+            format!("{LIB}/index/generated/gb18030.rs"),
+            gen_gb18030(spec)?,
+        ),
         (format!("{LIB}/index/generated/big5.rs"), gen_big5(spec)?),
     ];
-    Ok(files.into_iter().map(|(p, t)| (PathBuf::from(p), t)).collect())
+    Ok(files
+        .into_iter()
+        .map(|(p, t)| (PathBuf::from(p), t))
+        .collect())
 }

@@ -314,7 +314,10 @@ impl Kernel {
 #[derive(Clone, Copy, Debug)]
 enum BomState {
     /// Still looking: the bytes seen so far are a proper prefix of a candidate BOM.
-    Looking { buf: [u8; 3], len: u8 },
+    Looking {
+        buf: [u8; 3],
+        len: u8,
+    },
     Done,
 }
 
@@ -532,7 +535,12 @@ impl Decoder {
     }
 
     /// Decodes all of `src` and appends UTF-16 to `dst`; see [`Decoder::decode_to_string`].
-    pub fn decode_to_utf16_vec(&mut self, src: &[u8], dst: &mut Vec<u16>, last: bool) -> DecodeResult {
+    pub fn decode_to_utf16_vec(
+        &mut self,
+        src: &[u8],
+        dst: &mut Vec<u16>,
+        last: bool,
+    ) -> DecodeResult {
         let mut read = 0;
         let mut written = 0;
         loop {
@@ -672,7 +680,11 @@ pub fn decode_without_bom(encoding: Encoding, bytes: &[u8]) -> (Cow<'_, str>, bo
     decode_whole(encoding, bytes, BomHandling::Keep)
 }
 
-pub(crate) fn decode_whole(encoding: Encoding, bytes: &[u8], bom: BomHandling) -> (Cow<'_, str>, bool) {
+pub(crate) fn decode_whole(
+    encoding: Encoding,
+    bytes: &[u8],
+    bom: BomHandling,
+) -> (Cow<'_, str>, bool) {
     let has_bom = bytes.starts_with(b"\xEF\xBB\xBF")
         || bytes.starts_with(b"\xFE\xFF")
         || bytes.starts_with(b"\xFF\xFE");

@@ -7,8 +7,8 @@ use alloc::vec::Vec;
 use crate::codecs::{
     big5::Big5Encoder, euc_jp::EucJpEncoder, euc_kr::EucKrEncoder, gb18030::Gb18030Encoder,
     iso_2022_jp::Iso2022JpEncoder, shift_jis::ShiftJisEncoder, single_byte::SingleByteEncoder,
-    utf_16::Utf16Encoder, utf_8::Utf8Encoder, x_user_defined::XUserDefinedEncoder, Encoded,
-    EncodeKernel,
+    utf_16::Utf16Encoder, utf_8::Utf8Encoder, x_user_defined::XUserDefinedEncoder, EncodeKernel,
+    Encoded,
 };
 use crate::Encoding;
 
@@ -333,7 +333,11 @@ impl Encoder {
         if planned.error.is_some() {
             self.unmappables += 1;
         }
-        Some(planned.error.filter(|_| self.mode == EncodeErrorMode::Fatal))
+        Some(
+            planned
+                .error
+                .filter(|_| self.mode == EncodeErrorMode::Fatal),
+        )
     }
 
     /// End-of-queue: the kernel's final bytes (ISO-2022-JP's ESC ( B), if they fit.
@@ -504,12 +508,19 @@ impl Encoder {
 
     /// Encodes all of `src` and appends to `dst`, growing it. Returns at the end of the
     /// input or, in fatal mode, at an unencodable character (never `OutputFull`).
-    pub fn encode_from_utf8_to_vec(&mut self, src: &str, dst: &mut Vec<u8>, last: bool) -> EncodeResult {
+    pub fn encode_from_utf8_to_vec(
+        &mut self,
+        src: &str,
+        dst: &mut Vec<u8>,
+        last: bool,
+    ) -> EncodeResult {
         let mut read = 0;
         let mut written = 0;
         loop {
             let old = dst.len();
-            let additional = (src.len() - read).saturating_add(16).max(dst.capacity() - old);
+            let additional = (src.len() - read)
+                .saturating_add(16)
+                .max(dst.capacity() - old);
             dst.resize(old + additional, 0);
             let r = self.encode_from_utf8(&src[read..], &mut dst[old..], last);
             dst.truncate(old + r.written);
@@ -524,7 +535,12 @@ impl Encoder {
 
     /// Encodes all of `src` (UTF-16) and appends to `dst`; see
     /// [`Encoder::encode_from_utf8_to_vec`].
-    pub fn encode_from_utf16_to_vec(&mut self, src: &[u16], dst: &mut Vec<u8>, last: bool) -> EncodeResult {
+    pub fn encode_from_utf16_to_vec(
+        &mut self,
+        src: &[u16],
+        dst: &mut Vec<u8>,
+        last: bool,
+    ) -> EncodeResult {
         let mut read = 0;
         let mut written = 0;
         loop {

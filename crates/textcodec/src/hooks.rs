@@ -6,7 +6,10 @@
 use alloc::borrow::Cow;
 use alloc::vec::Vec;
 
-use crate::decoder::{decode_whole, BomHandling, DecodeErrorMode, DecodeStatus, Decoder, DecoderOptions, MalformedSequence};
+use crate::decoder::{
+    decode_whole, BomHandling, DecodeErrorMode, DecodeStatus, Decoder, DecoderOptions,
+    MalformedSequence,
+};
 use crate::encoder::{EncodeErrorMode, EncodeStatus, Encoder, Unmappable};
 use crate::Encoding;
 
@@ -108,7 +111,10 @@ pub fn decode(bytes: &[u8], fallback: Encoding) -> (Cow<'_, str>, Encoding) {
     match bom_sniff(bytes) {
         Some(encoding) => {
             let bom_len = if encoding == Encoding::Utf8 { 3 } else { 2 };
-            (decode_whole(encoding, &bytes[bom_len..], BomHandling::Keep).0, encoding)
+            (
+                decode_whole(encoding, &bytes[bom_len..], BomHandling::Keep).0,
+                encoding,
+            )
         }
         None => (decode_whole(fallback, bytes, BomHandling::Keep).0, fallback),
     }
@@ -176,7 +182,11 @@ pub struct EncodeOrFailError {
 /// encode_or_fail(&mut encoder, &text[e.read..], &mut out).unwrap();
 /// assert_eq!(out, b"\x1b$BF|\x1b(B%26%239731%3B");
 /// ```
-pub fn encode_or_fail(encoder: &mut Encoder, text: &str, output: &mut Vec<u8>) -> Result<(), EncodeOrFailError> {
+pub fn encode_or_fail(
+    encoder: &mut Encoder,
+    text: &str,
+    output: &mut Vec<u8>,
+) -> Result<(), EncodeOrFailError> {
     let r = encoder.encode_from_utf8_to_vec(text, output, true);
     match r.status {
         EncodeStatus::Unmappable(unmappable) => Err(EncodeOrFailError {

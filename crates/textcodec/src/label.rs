@@ -80,12 +80,22 @@ mod tests {
             let mixed: String = label
                 .chars()
                 .enumerate()
-                .map(|(i, c)| if i % 2 == 0 { c.to_ascii_uppercase() } else { c })
+                .map(|(i, c)| {
+                    if i % 2 == 0 {
+                        c.to_ascii_uppercase()
+                    } else {
+                        c
+                    }
+                })
                 .collect();
             assert_eq!(get_an_encoding(mixed.as_bytes()), Some(encoding), "{mixed}");
             for ws in ["\t", "\n", "\x0C", "\r", " ", " \t\r\n\x0C "] {
                 let padded = alloc::format!("{ws}{label}{ws}");
-                assert_eq!(get_an_encoding(padded.as_bytes()), Some(encoding), "{padded:?}");
+                assert_eq!(
+                    get_an_encoding(padded.as_bytes()),
+                    Some(encoding),
+                    "{padded:?}"
+                );
             }
         }
     }
@@ -93,10 +103,30 @@ mod tests {
     #[test]
     fn non_labels_fail() {
         for bad in [
-            "", " ", "utf-16x", "utf16", "utf-32", "utf-7", "utf 8", "u tf-8", "utf-8\u{0B}",
-            "\u{0B}utf-8", "utf-8\u{A0}", "\u{A0}utf-8", "utf\u{0}8", "utf-8 utf-8", "x-user-defined2",
-            "latin", "iso-8859-1x", "iso-8859-11 ", "shift_jis\u{212A}", "uTf-8\u{17F}",
-            "iso-2022-jp-2", "gb2312 1", "csiso2022jp\0", "big5\t\t-hkscs",
+            "",
+            " ",
+            "utf-16x",
+            "utf16",
+            "utf-32",
+            "utf-7",
+            "utf 8",
+            "u tf-8",
+            "utf-8\u{0B}",
+            "\u{0B}utf-8",
+            "utf-8\u{A0}",
+            "\u{A0}utf-8",
+            "utf\u{0}8",
+            "utf-8 utf-8",
+            "x-user-defined2",
+            "latin",
+            "iso-8859-1x",
+            "iso-8859-11 ",
+            "shift_jis\u{212A}",
+            "uTf-8\u{17F}",
+            "iso-2022-jp-2",
+            "gb2312 1",
+            "csiso2022jp\0",
+            "big5\t\t-hkscs",
         ] {
             // "iso-8859-11 " trims to a real label: skip it in this list's expectation.
             let expected = match bad {

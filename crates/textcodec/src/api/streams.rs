@@ -99,7 +99,9 @@ impl TextEncoderStream {
             // *convert code unit to scalar value*.
             if let Some(leading) = self.leading_surrogate.take() {
                 if (0xDC00..=0xDFFF).contains(&unit) {
-                    let c = 0x10000 + ((u32::from(leading) - 0xD800) << 10) + (u32::from(unit) - 0xDC00);
+                    let c = 0x10000
+                        + ((u32::from(leading) - 0xD800) << 10)
+                        + (u32::from(unit) - 0xDC00);
                     push(char::from_u32(c).unwrap_or('\u{FFFD}'), &mut out);
                     continue;
                 }
@@ -109,7 +111,10 @@ impl TextEncoderStream {
             match unit {
                 0xD800..=0xDBFF => self.leading_surrogate = Some(unit),
                 0xDC00..=0xDFFF => push('\u{FFFD}', &mut out),
-                _ => push(char::from_u32(u32::from(unit)).unwrap_or('\u{FFFD}'), &mut out),
+                _ => push(
+                    char::from_u32(u32::from(unit)).unwrap_or('\u{FFFD}'),
+                    &mut out,
+                ),
             }
         }
         out

@@ -170,7 +170,12 @@ impl TextDecoder {
     }
 
     /// [`TextDecoder::decode`] returning UTF-16 code units (what a JavaScript string holds).
-    pub fn decode_to_utf16(&mut self, input: Option<&[u8]>, stream: bool) -> Result<Vec<u16>, ApiError> {
-        self.decode(input, stream).map(|s| s.encode_utf16().collect())
+    pub fn decode_to_utf16(
+        &mut self,
+        input: Option<&[u8]>,
+        stream: bool,
+    ) -> Result<Vec<u16>, ApiError> {
+        self.decode(input, stream)
+            .map(|s| s.encode_utf16().collect())
     }
 }

@@ -1,7 +1,7 @@
 //! <https://encoding.spec.whatwg.org/#euc-jp-decoder> and
 //! <https://encoding.spec.whatwg.org/#euc-jp-encoder>
 
-use super::{fast_multi_byte, scalar, DecodeKernel, Encoded, EncodeKernel, Step};
+use super::{fast_multi_byte, scalar, DecodeKernel, EncodeKernel, Encoded, Step};
 use crate::index;
 use crate::simd::sink::Sink;
 

@@ -2,7 +2,7 @@
 //! <https://encoding.spec.whatwg.org/#gb18030-encoder>; GBK (#gbk-decoder, #gbk-encoder) is
 //! the same decoder and the same encoder with *is GBK* set.
 
-use super::{fast_multi_byte, scalar, DecodeKernel, Encoded, EncodeKernel, Restore, Step};
+use super::{fast_multi_byte, scalar, DecodeKernel, EncodeKernel, Encoded, Restore, Step};
 use crate::index;
 use crate::simd::sink::Sink;
 
@@ -123,8 +123,11 @@ impl DecodeKernel for Gb18030Decoder {
     fn fast<S: Sink>(&mut self, src: &[u8], dst: &mut S) -> usize {
         fast_multi_byte(src, dst, |s| match *s {
             [0x80, ..] => Some(('\u{20AC}', 1)),
-            [lead @ 0x81..=0xFE, second @ 0x30..=0x39, third @ 0x81..=0xFE, fourth @ 0x30..=0x39, ..] => {
-                let cp = index::gb18030_ranges_code_point(four_byte_pointer(lead, second, third, fourth))?;
+            [lead @ 0x81..=0xFE, second @ 0x30..=0x39, third @ 0x81..=0xFE, fourth @ 0x30..=0x39, ..] =>
+            {
+                let cp = index::gb18030_ranges_code_point(four_byte_pointer(
+                    lead, second, third, fourth,
+                ))?;
                 Some((scalar(cp), 4))
             }
             [lead @ 0x81..=0xFE, trail, ..] => {

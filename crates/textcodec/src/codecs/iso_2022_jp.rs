@@ -1,7 +1,7 @@
 //! <https://encoding.spec.whatwg.org/#iso-2022-jp-decoder> and
 //! <https://encoding.spec.whatwg.org/#iso-2022-jp-encoder>
 
-use super::{scalar, DecodeKernel, Encoded, EncodeKernel, Restore, Step};
+use super::{scalar, DecodeKernel, EncodeKernel, Encoded, Restore, Step};
 use crate::index;
 use crate::simd::sink::Sink;
 
@@ -290,7 +290,10 @@ impl Iso2022JpEncoder {
             return HandlerResult::EscapeThenRestore(TO_JIS0208);
         }
         // Steps 13–15.
-        HandlerResult::Bytes([(pointer / 94) as u8 + 0x21, (pointer % 94) as u8 + 0x21], 2)
+        HandlerResult::Bytes(
+            [(pointer / 94) as u8 + 0x21, (pointer % 94) as u8 + 0x21],
+            2,
+        )
     }
 }
 

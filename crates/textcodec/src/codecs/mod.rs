@@ -106,7 +106,11 @@ pub(crate) enum Encoded {
     Bytes([u8; 8], u8),
     /// *error* with this code point: the scalar value is not encodable. `bytes` are emitted
     /// first (ISO-2022-JP switches back to ASCII before the error).
-    Unmappable { code_point: char, prefix: [u8; 8], prefix_len: u8 },
+    Unmappable {
+        code_point: char,
+        prefix: [u8; 8],
+        prefix_len: u8,
+    },
 }
 
 impl Encoded {

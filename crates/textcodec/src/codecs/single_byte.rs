@@ -2,7 +2,7 @@
 //! <https://encoding.spec.whatwg.org/#single-byte-encoder>: one table-driven codec for all
 //! 28 single-byte encodings.
 
-use super::{DecodeKernel, Encoded, EncodeKernel, Step};
+use super::{DecodeKernel, EncodeKernel, Encoded, Step};
 use crate::index::SingleByteIndex;
 use crate::simd::sink::Sink;
 

@@ -5,7 +5,7 @@
 //! The Standard defines no UTF-16 encoder; [`Utf16Encoder`] is textcodec's documented
 //! extension (the CLI's `--to utf-16le`), the obvious inverse of the decoder.
 
-use super::{DecodeKernel, Encoded, EncodeKernel, Restore, Step};
+use super::{DecodeKernel, EncodeKernel, Encoded, Restore, Step};
 use crate::simd::sink::Sink;
 
 /// The shared UTF-16 decoder's state.

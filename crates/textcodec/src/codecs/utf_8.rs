@@ -1,7 +1,7 @@
 //! <https://encoding.spec.whatwg.org/#utf-8-decoder> and
 //! <https://encoding.spec.whatwg.org/#utf-8-encoder>
 
-use super::{scalar, DecodeKernel, Encoded, EncodeKernel, Step};
+use super::{scalar, DecodeKernel, EncodeKernel, Encoded, Step};
 use crate::simd::sink::Sink;
 
 /// UTF-8's decoder state.

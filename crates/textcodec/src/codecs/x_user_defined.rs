@@ -1,7 +1,7 @@
 //! <https://encoding.spec.whatwg.org/#x-user-defined-decoder> and
 //! <https://encoding.spec.whatwg.org/#x-user-defined-encoder>
 
-use super::{DecodeKernel, Encoded, EncodeKernel, Step};
+use super::{DecodeKernel, EncodeKernel, Encoded, Step};
 use crate::simd::sink::Sink;
 
 /// x-user-defined's decoder (stateless).

@@ -8,9 +8,7 @@
 mod generated;
 
 pub use generated::Encoding;
-pub(crate) use generated::{
-    LABELS, LABEL_HASH_SEED, LABEL_MAX_PROBES, LABEL_SLOTS, MAX_LABEL_LEN,
-};
+pub(crate) use generated::{LABELS, LABEL_HASH_SEED, LABEL_MAX_PROBES, LABEL_SLOTS, MAX_LABEL_LEN};
 
 use crate::index::{single_byte, SingleByteIndex};
 
@@ -41,7 +39,10 @@ impl Encoding {
     /// assert_eq!(Encoding::Utf16Be.own_labels().collect::<Vec<_>>(), ["unicodefffe", "utf-16be"]);
     /// ```
     pub fn own_labels(self) -> impl Iterator<Item = &'static str> {
-        generated::LABELS.iter().filter(move |l| l.1 == self).map(|l| l.0)
+        generated::LABELS
+            .iter()
+            .filter(move |l| l.1 == self)
+            .map(|l| l.0)
     }
 
     /// The encoding's name as the Standard spells it (e.g. `"Shift_JIS"`, `"windows-1252"`).

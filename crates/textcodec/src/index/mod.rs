@@ -45,7 +45,11 @@ impl SingleByteIndex {
             return None;
         }
         let page = self.page_of[(code_point >> 8) as usize];
-        match self.pages.get(usize::from(page)).map(|p| p[(code_point & 0xFF) as usize]) {
+        match self
+            .pages
+            .get(usize::from(page))
+            .map(|p| p[(code_point & 0xFF) as usize])
+        {
             Some(0) | None => None,
             Some(b) => Some(b),
         }
@@ -162,7 +166,9 @@ pub(crate) fn gb18030_ranges_pointer(code_point: u32) -> u32 {
     // Step 2: the last range start ≤ code point (the first starts at U+0080; callers pass
     // only non-ASCII code points).
     let code_points = &generated::gb18030::GB18030_RANGES_CODE_POINTS;
-    let i = code_points.partition_point(|&c| c <= code_point).saturating_sub(1);
+    let i = code_points
+        .partition_point(|&c| c <= code_point)
+        .saturating_sub(1);
     // Step 3.
     let pointer_offset = generated::gb18030::GB18030_RANGES_POINTERS[i];
     pointer_offset + code_point - code_points[i]
@@ -224,9 +230,16 @@ pub(crate) mod all {
         super::generated::gb18030::GB18030_RANGES_POINTERS
             .iter()
             .copied()
-            .zip(super::generated::gb18030::GB18030_RANGES_CODE_POINTS.iter().copied())
+            .zip(
+                super::generated::gb18030::GB18030_RANGES_CODE_POINTS
+                    .iter()
+                    .copied(),
+            )
     }
     pub(crate) fn iso_2022_jp_katakana() -> impl Iterator<Item = (usize, u16)> {
-        super::generated::jis0208::ISO_2022_JP_KATAKANA.iter().copied().enumerate()
+        super::generated::jis0208::ISO_2022_JP_KATAKANA
+            .iter()
+            .copied()
+            .enumerate()
     }
 }

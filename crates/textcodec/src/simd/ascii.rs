@@ -278,7 +278,11 @@ mod tests {
                         }
                         let src = &buf[align..];
                         let expected = naive_prefix(src);
-                        assert_eq!(ascii_prefix_len_with(k, src), expected, "{k:?} {len} {align} {bad}");
+                        assert_eq!(
+                            ascii_prefix_len_with(k, src),
+                            expected,
+                            "{k:?} {len} {align} {bad}"
+                        );
                         for room in [0, 1, len / 2, len, len + 3] {
                             let mut dst = alloc::vec![0xFFu8; room];
                             let n = copy_ascii_with(k, src, &mut dst);

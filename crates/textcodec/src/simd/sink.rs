@@ -191,7 +191,10 @@ pub(crate) fn append_to_string<R>(
 /// wrote, and any UTF-8 continuation bytes right after it (the rest of a character that
 /// was partly overwritten) are set to 0 so `dst` stays valid UTF-8. Returns `f`'s result
 /// and the number of bytes written.
-pub(crate) fn write_into_str<R>(dst: &mut str, f: impl FnOnce(&mut Utf8Sink<'_>) -> R) -> (R, usize) {
+pub(crate) fn write_into_str<R>(
+    dst: &mut str,
+    f: impl FnOnce(&mut Utf8Sink<'_>) -> R,
+) -> (R, usize) {
     /// Zeroes orphaned continuation bytes after the written prefix when dropped, so the
     /// str is repaired even if `f` unwinds.
     struct TailGuard<'a> {
