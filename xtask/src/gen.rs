@@ -231,7 +231,7 @@ fn gen_single_byte(spec: &Path) -> Result<String, String> {
         let mut decode = [0u16; 128];
         let mut encode: BTreeMap<u32, u8> = BTreeMap::new();
         for (&p, &cp) in &idx.entries {
-            assert!(p < 128 && cp <= 0xFFFF && cp >= 0x80);
+            assert!(p < 128 && (0x80..=0xFFFF).contains(&cp));
             decode[p as usize] = cp as u16;
             // *index pointer*: the first pointer wins.
             encode.entry(cp).or_insert(p as u8 + 0x80);
