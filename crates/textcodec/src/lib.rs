@@ -58,6 +58,11 @@ mod simd;
 #[cfg(test)]
 mod tests;
 
+/// The README's Rust examples run as doc tests.
+#[cfg(doctest)]
+#[doc = include_str!("../../../README.md")]
+struct ReadmeDoctests;
+
 pub use decoder::{
     decode_without_bom, BomHandling, DecodeErrorMode, DecodeResult, DecodeStatus, Decoder,
     DecoderOptions, MalformedSequence,
