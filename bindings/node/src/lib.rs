@@ -1,0 +1,197 @@
+//! The native half of the `textcodec` Node.js module: thin napi-rs wrappers around
+//! `textcodec::api`, the Rust model of the Encoding Standard's JavaScript API (§7).
+//!
+//! All conversion work happens here; `index.js` does the Web IDL part (argument conversion,
+//! brand checks, exceptions of the right realm, `TransformStream` plumbing). Conventions:
+//!
+//! - bytes come in as a `Uint8Array` view borrowed for the duration of the call (`&[u8]`).
+//!   JavaScript cannot run while we hold it, so an `ArrayBuffer`'s bytes cannot change under
+//!   us and the Standard's "copy of the buffer source" needs no actual copy; the JavaScript
+//!   layer copies `SharedArrayBuffer` memory (which other threads may write) before calling.
+//! - strings come in as UTF-16 code units (`Utf16String`), so lone surrogates reach the
+//!   encoder intact and become U+FFFD exactly as USVString conversion says.
+//! - a decoder error is reported as `null`; the JavaScript layer throws the `TypeError`.
+
+use napi::bindgen_prelude::{Env, Float64ArraySlice, Uint8Array, Uint8ArraySlice, Utf16String};
+use napi::{Error, Result, Status};
+use napi_derive::napi;
+use textcodec::api;
+
+/// Byte counts below which a result is copied into a V8-owned `ArrayBuffer` rather than
+/// handed over as an external buffer: registering a finalizer costs more than copying a
+/// small buffer.
+const EXTERNAL_THRESHOLD: usize = 4096;
+
+fn to_uint8array(env: &Env, bytes: Vec<u8>) -> Result<Uint8ArrayOut<'_>> {
+    if bytes.len() < EXTERNAL_THRESHOLD {
+        Ok(Uint8ArrayOut::Copied(Uint8ArraySlice::copy_from(env, &bytes)?))
+    } else {
+        Ok(Uint8ArrayOut::Owned(Uint8Array::new(bytes)))
+    }
+}
+
+/// A `Uint8Array` result, either copied into V8's heap or wrapping a Rust `Vec`.
+pub enum Uint8ArrayOut<'env> {
+    /// Small: bytes copied into a fresh `ArrayBuffer`.
+    Copied(Uint8ArraySlice<'env>),
+    /// Large: the `Vec` becomes the `ArrayBuffer`'s backing store.
+    Owned(Uint8Array),
+}
+
+impl napi::bindgen_prelude::ToNapiValue for Uint8ArrayOut<'_> {
+    unsafe fn to_napi_value(
+        env: napi::sys::napi_env,
+        val: Self,
+    ) -> Result<napi::sys::napi_value> {
+        match val {
+            // SAFETY: forwarding to napi-rs's own conversions with the same env.
+            Uint8ArrayOut::Copied(s) => unsafe { Uint8ArraySlice::to_napi_value(env, s) },
+            Uint8ArrayOut::Owned(a) => unsafe { Uint8Array::to_napi_value(env, a) },
+        }
+    }
+}
+
+impl napi::bindgen_prelude::TypeName for Uint8ArrayOut<'_> {
+    fn type_name() -> &'static str {
+        "Uint8Array"
+    }
+    fn value_type() -> napi::ValueType {
+        napi::ValueType::Object
+    }
+}
+
+fn options(fatal: bool, ignore_bom: bool) -> api::TextDecoderOptions {
+    api::TextDecoderOptions { fatal, ignore_bom }
+}
+
+fn range_error() -> Error {
+    Error::new(Status::InvalidArg, "RangeError")
+}
+
+/// The name (lowercased) of the encoding a label names, or `null` for failure and for
+/// replacement: the constructors' steps 1–2.
+#[napi]
+pub fn encoding_for_label(label: String) -> Option<&'static str> {
+    match textcodec::Encoding::for_label_str(&label)? {
+        textcodec::Encoding::Replacement => None,
+        e => Some(e.lowercase_name()),
+    }
+}
+
+/// `TextDecoder`'s state.
+#[napi]
+pub struct NativeDecoder {
+    inner: api::TextDecoder,
+}
+
+#[napi]
+impl NativeDecoder {
+    /// Throws if the label is not usable (the JavaScript layer checks first and throws a
+    /// `RangeError`).
+    #[napi(constructor)]
+    pub fn new(label: String, fatal: bool, ignore_bom: bool) -> Result<Self> {
+        let inner =
+            api::TextDecoder::new(&label, options(fatal, ignore_bom)).map_err(|_| range_error())?;
+        Ok(NativeDecoder { inner })
+    }
+
+    /// `decode(input, {stream})`; `input` undefined means not given. `null` on a fatal error.
+    #[napi]
+    pub fn decode(&mut self, input: Option<&[u8]>, stream: bool) -> Option<String> {
+        self.inner.decode(input, stream).ok()
+    }
+}
+
+/// `TextDecoderStream`'s conversion state.
+#[napi]
+pub struct NativeDecoderStream {
+    inner: api::TextDecoderStream,
+}
+
+#[napi]
+impl NativeDecoderStream {
+    /// Throws if the label is not usable (checked first in JavaScript).
+    #[napi(constructor)]
+    pub fn new(label: String, fatal: bool, ignore_bom: bool) -> Result<Self> {
+        let inner = api::TextDecoderStream::new(&label, options(fatal, ignore_bom))
+            .map_err(|_| range_error())?;
+        Ok(NativeDecoderStream { inner })
+    }
+
+    /// *decode and enqueue a chunk*: the string to enqueue ("" for none), `null` on error.
+    #[napi]
+    pub fn transform(&mut self, chunk: &[u8]) -> Option<String> {
+        self.inner.transform(chunk).ok()
+    }
+
+    /// *flush and enqueue*: the string to enqueue ("" for none), `null` on error.
+    #[napi]
+    pub fn flush(&mut self) -> Option<String> {
+        self.inner.flush().ok()
+    }
+}
+
+/// `TextEncoderStream`'s conversion state (the *leading surrogate*).
+#[napi]
+pub struct NativeEncoderStream {
+    inner: api::TextEncoderStream,
+}
+
+impl Default for NativeEncoderStream {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+#[napi]
+impl NativeEncoderStream {
+    #[napi(constructor)]
+    pub fn new() -> Self {
+        NativeEncoderStream {
+            inner: api::TextEncoderStream::new(),
+        }
+    }
+
+    /// *encode and enqueue a chunk*: the bytes to enqueue (empty for none).
+    #[napi(ts_return_type = "Uint8Array")]
+    pub fn transform<'env>(&mut self, env: &'env Env, chunk: Utf16String) -> Result<Uint8ArrayOut<'env>> {
+        to_uint8array(env, self.inner.transform(&chunk))
+    }
+
+    /// *encode and flush*: EF BF BD if a leading surrogate is left, else `null`.
+    #[napi(ts_return_type = "Uint8Array | null")]
+    pub fn flush<'env>(&mut self, env: &'env Env) -> Result<Option<Uint8ArrayOut<'env>>> {
+        let bytes = self.inner.flush();
+        if bytes.is_empty() {
+            Ok(None)
+        } else {
+            to_uint8array(env, bytes).map(Some)
+        }
+    }
+}
+
+/// `TextEncoder.prototype.encode`: USVString conversion, then UTF-8.
+#[napi(ts_return_type = "Uint8Array")]
+pub fn encode<'env>(env: &'env Env, input: Utf16String) -> Result<Uint8ArrayOut<'env>> {
+    to_uint8array(env, api::TextEncoder::new().encode_utf16(&input))
+}
+
+/// `TextEncoder.prototype.encodeInto`, writing straight into `destination` (never a
+/// `SharedArrayBuffer` view: the JavaScript layer encodes those into a private buffer and
+/// copies). `read` and `written` are stored in `result[0]` and `result[1]`.
+#[napi]
+pub fn encode_into(
+    source: Utf16String,
+    mut destination: Uint8ArraySlice<'_>,
+    mut result: Float64ArraySlice<'_>,
+) {
+    // SAFETY: the call is synchronous, so no JavaScript runs while these slices live, and
+    // neither view is backed by a `SharedArrayBuffer` (the JavaScript layer guarantees it),
+    // so nothing else can touch the memory. `source` is our own copy, so nothing aliases.
+    let (destination, result) = unsafe { (destination.as_mut(), result.as_mut()) };
+    let r = api::TextEncoder::new().encode_into(&source, destination);
+    if let [read, written, ..] = result {
+        *read = r.read as f64;
+        *written = r.written as f64;
+    }
+}
