@@ -195,3 +195,19 @@ pub fn encode_into(
         *written = r.written as f64;
     }
 }
+
+/// Not part of the public module (index.js does not export it): the Standard's *encode*
+/// hook (HTML error mode: unmappable characters become `&#NNNN;`), used by the benchmark to
+/// produce legacy-encoded inputs and by tests. `null` for a label that is not a label.
+#[napi(js_name = "_encodeHtml", ts_return_type = "Uint8Array | null")]
+pub fn encode_html<'env>(
+    env: &'env Env,
+    label: String,
+    text: String,
+) -> Result<Option<Uint8ArrayOut<'env>>> {
+    let Some(encoding) = textcodec::Encoding::for_label_str(&label) else {
+        return Ok(None);
+    };
+    let (bytes, _) = textcodec::encode(&text, encoding);
+    to_uint8array(env, bytes.into_owned()).map(Some)
+}
