@@ -54,6 +54,7 @@ mod index;
 pub mod io;
 mod label;
 mod simd;
+pub mod sniff;
 
 #[cfg(test)]
 mod tests;
