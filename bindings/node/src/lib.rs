@@ -24,7 +24,9 @@ const EXTERNAL_THRESHOLD: usize = 4096;
 
 fn to_uint8array(env: &Env, bytes: Vec<u8>) -> Result<Uint8ArrayOut<'_>> {
     if bytes.len() < EXTERNAL_THRESHOLD {
-        Ok(Uint8ArrayOut::Copied(Uint8ArraySlice::copy_from(env, &bytes)?))
+        Ok(Uint8ArrayOut::Copied(Uint8ArraySlice::copy_from(
+            env, &bytes,
+        )?))
     } else {
         Ok(Uint8ArrayOut::Owned(Uint8Array::new(bytes)))
     }
@@ -39,10 +41,7 @@ pub enum Uint8ArrayOut<'env> {
 }
 
 impl napi::bindgen_prelude::ToNapiValue for Uint8ArrayOut<'_> {
-    unsafe fn to_napi_value(
-        env: napi::sys::napi_env,
-        val: Self,
-    ) -> Result<napi::sys::napi_value> {
+    unsafe fn to_napi_value(env: napi::sys::napi_env, val: Self) -> Result<napi::sys::napi_value> {
         match val {
             // SAFETY: forwarding to napi-rs's own conversions with the same env.
             Uint8ArrayOut::Copied(s) => unsafe { Uint8ArraySlice::to_napi_value(env, s) },
@@ -154,7 +153,11 @@ impl NativeEncoderStream {
 
     /// *encode and enqueue a chunk*: the bytes to enqueue (empty for none).
     #[napi(ts_return_type = "Uint8Array")]
-    pub fn transform<'env>(&mut self, env: &'env Env, chunk: Utf16String) -> Result<Uint8ArrayOut<'env>> {
+    pub fn transform<'env>(
+        &mut self,
+        env: &'env Env,
+        chunk: Utf16String,
+    ) -> Result<Uint8ArrayOut<'env>> {
         to_uint8array(env, self.inner.transform(&chunk))
     }
 

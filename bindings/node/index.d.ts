@@ -1,0 +1,85 @@
+// Type declarations for the textcodec Node.js module: the Encoding Standard's API
+// (https://encoding.spec.whatwg.org/#api), declared the way its Web IDL reads.
+
+/** An ArrayBuffer, a SharedArrayBuffer or a view on either (AllowSharedBufferSource). */
+export type AllowSharedBufferSource = ArrayBufferLike | ArrayBufferView;
+
+export interface TextDecoderOptions {
+  /** Throw a TypeError on malformed input instead of emitting U+FFFD. Default false. */
+  fatal?: boolean;
+  /** Keep a leading byte order mark (UTF-8, UTF-16BE/LE). Default false. */
+  ignoreBOM?: boolean;
+}
+
+export interface TextDecodeOptions {
+  /** More input follows: keep incomplete sequences for the next call. Default false. */
+  stream?: boolean;
+}
+
+export interface TextEncoderEncodeIntoResult {
+  /** UTF-16 code units of the source converted. */
+  read: number;
+  /** Bytes written to the destination. */
+  written: number;
+}
+
+interface TextDecoderCommon {
+  /** The encoding's name, lowercased (e.g. "shift_jis"). */
+  readonly encoding: string;
+  readonly fatal: boolean;
+  readonly ignoreBOM: boolean;
+}
+
+interface TextEncoderCommon {
+  /** Always "utf-8". */
+  readonly encoding: 'utf-8';
+}
+
+interface GenericTransformStream<I, O> {
+  readonly readable: ReadableStream<O>;
+  readonly writable: WritableStream<I>;
+}
+
+export declare class TextDecoder implements TextDecoderCommon {
+  /** @throws RangeError for a label that is not a label, or a label of replacement. */
+  constructor(label?: string, options?: TextDecoderOptions);
+  readonly encoding: string;
+  readonly fatal: boolean;
+  readonly ignoreBOM: boolean;
+  /** @throws TypeError in fatal mode on malformed input. */
+  decode(input?: AllowSharedBufferSource, options?: TextDecodeOptions): string;
+  readonly [Symbol.toStringTag]: 'TextDecoder';
+}
+
+export declare class TextEncoder implements TextEncoderCommon {
+  constructor();
+  readonly encoding: 'utf-8';
+  /** UTF-8 bytes of `input`, lone surrogates replaced by U+FFFD. */
+  encode(input?: string): Uint8Array;
+  /** Encodes as much of `source` as fits, whole characters only. */
+  encodeInto(source: string, destination: Uint8Array): TextEncoderEncodeIntoResult;
+  readonly [Symbol.toStringTag]: 'TextEncoder';
+}
+
+export declare class TextDecoderStream
+  implements TextDecoderCommon, GenericTransformStream<AllowSharedBufferSource, string>
+{
+  /** @throws RangeError for a label that is not a label, or a label of replacement. */
+  constructor(label?: string, options?: TextDecoderOptions);
+  readonly encoding: string;
+  readonly fatal: boolean;
+  readonly ignoreBOM: boolean;
+  readonly readable: ReadableStream<string>;
+  readonly writable: WritableStream<AllowSharedBufferSource>;
+  readonly [Symbol.toStringTag]: 'TextDecoderStream';
+}
+
+export declare class TextEncoderStream
+  implements TextEncoderCommon, GenericTransformStream<string, Uint8Array>
+{
+  constructor();
+  readonly encoding: 'utf-8';
+  readonly readable: ReadableStream<Uint8Array>;
+  readonly writable: WritableStream<string>;
+  readonly [Symbol.toStringTag]: 'TextEncoderStream';
+}

@@ -1,0 +1,3 @@
+// `require('textcodec/polyfill')` replaces the global TextDecoder, TextEncoder,
+// TextDecoderStream and TextEncoderStream with textcodec's and returns the module.
+export * from './index';
