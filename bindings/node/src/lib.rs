@@ -59,6 +59,33 @@ impl napi::bindgen_prelude::TypeName for Uint8ArrayOut<'_> {
     }
 }
 
+/// A decoded string on its way to JavaScript. V8 builds a string from ASCII bytes with a
+/// plain copy, but decoding general UTF-8 costs it more than taking UTF-16 code units, so
+/// non-ASCII text is handed over as UTF-16.
+pub struct JsText(String);
+
+impl napi::bindgen_prelude::ToNapiValue for JsText {
+    unsafe fn to_napi_value(env: napi::sys::napi_env, val: Self) -> Result<napi::sys::napi_value> {
+        if val.0.is_ascii() {
+            // SAFETY: forwarding to napi-rs's own conversion with the same env.
+            unsafe { String::to_napi_value(env, val.0) }
+        } else {
+            let units: Vec<u16> = val.0.encode_utf16().collect();
+            // SAFETY: as above.
+            unsafe { Utf16String::to_napi_value(env, Utf16String::from(units)) }
+        }
+    }
+}
+
+impl napi::bindgen_prelude::TypeName for JsText {
+    fn type_name() -> &'static str {
+        "String"
+    }
+    fn value_type() -> napi::ValueType {
+        napi::ValueType::String
+    }
+}
+
 fn options(fatal: bool, ignore_bom: bool) -> api::TextDecoderOptions {
     api::TextDecoderOptions { fatal, ignore_bom }
 }
@@ -95,9 +122,9 @@ impl NativeDecoder {
     }
 
     /// `decode(input, {stream})`; `input` undefined means not given. `null` on a fatal error.
-    #[napi]
-    pub fn decode(&mut self, input: Option<&[u8]>, stream: bool) -> Option<String> {
-        self.inner.decode(input, stream).ok()
+    #[napi(ts_return_type = "string | null")]
+    pub fn decode(&mut self, input: Option<&[u8]>, stream: bool) -> Option<JsText> {
+        self.inner.decode(input, stream).ok().map(JsText)
     }
 }
 
@@ -118,15 +145,15 @@ impl NativeDecoderStream {
     }
 
     /// *decode and enqueue a chunk*: the string to enqueue ("" for none), `null` on error.
-    #[napi]
-    pub fn transform(&mut self, chunk: &[u8]) -> Option<String> {
-        self.inner.transform(chunk).ok()
+    #[napi(ts_return_type = "string | null")]
+    pub fn transform(&mut self, chunk: &[u8]) -> Option<JsText> {
+        self.inner.transform(chunk).ok().map(JsText)
     }
 
     /// *flush and enqueue*: the string to enqueue ("" for none), `null` on error.
-    #[napi]
-    pub fn flush(&mut self) -> Option<String> {
-        self.inner.flush().ok()
+    #[napi(ts_return_type = "string | null")]
+    pub fn flush(&mut self) -> Option<JsText> {
+        self.inner.flush().ok().map(JsText)
     }
 }
 
