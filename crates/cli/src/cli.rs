@@ -1,0 +1,228 @@
+//! The command line (clap derive).
+
+use std::path::PathBuf;
+
+use clap::{Args, Parser, Subcommand, ValueEnum};
+use textcodec::Encoding;
+
+use crate::labels::{parse_decode_label, parse_encode_label};
+
+const MAIN_EXAMPLES: &str = "\
+Examples:
+  textcodec convert -f shift_jis -t utf-8 examples/shift_jis.txt
+  textcodec validate -f utf-8 *.txt
+  textcodec sniff --content-type 'text/html; charset=euc-kr' page.html
+  textcodec list sjis
+
+Exit status: 0 success, 1 data or I/O error, 2 usage error.";
+
+/// Convert, sniff, validate and list text encodings exactly as browsers do (the WHATWG
+/// Encoding Standard).
+#[derive(Parser, Debug)]
+#[command(name = "textcodec", version, after_help = MAIN_EXAMPLES)]
+pub struct Cli {
+    /// Print no warnings, notes or progress (errors are still printed).
+    #[arg(short, long, global = true)]
+    pub quiet: bool,
+
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+#[derive(Subcommand, Debug)]
+pub enum Command {
+    /// Convert text from one encoding to another, streaming.
+    Convert(ConvertArgs),
+    /// Tell which encoding a browser would use for some bytes, and why.
+    Sniff(SniffArgs),
+    /// Check that input decodes without errors; list each error.
+    Validate(ValidateArgs),
+    /// List every encoding and its labels, or what one label names.
+    List(ListArgs),
+    /// Print a shell completion script.
+    Completions(CompletionsArgs),
+}
+
+const CONVERT_EXAMPLES: &str = "\
+Examples:
+  # Shift_JIS file to UTF-8 on stdout
+  textcodec convert -f shift_jis -t utf-8 examples/shift_jis.txt
+
+  # Several files (each decoded on its own, BOM sniffed per file), one output file
+  textcodec convert -f windows-1252 -t utf-8 a.txt b.txt -o all.txt
+
+  # Rewrite files in place, atomically (permissions kept)
+  textcodec convert -f latin1 -t utf-8 --in-place notes/*.txt
+
+  # From stdin; characters windows-1252 lacks become &#NNNN; as in HTML forms
+  printf 'snow \\u2603\\n' | textcodec convert -f utf-8 -t windows-1252 --encode-errors html
+
+  # Stop at the first malformed byte sequence instead of writing U+FFFD
+  textcodec convert -f euc-kr -t utf-8 --decode-errors fatal in.txt -o out.txt
+
+  # UTF-16LE with a byte order mark (a textcodec extension: the Standard has no UTF-16 encoder)
+  textcodec convert -f utf-8 -t utf-16le --add-bom in.txt -o out.txt
+
+Several inputs are decoded one after the other, each with its own decoder and BOM sniff;
+their text is encoded as one stream (ISO-2022-JP returns to ASCII once, at the very end).
+With -o or --in-place the target is replaced only if the whole conversion succeeds.
+Lines in messages count line feeds (U+000A) in the decoded text; columns count characters.";
+
+#[derive(Args, Debug)]
+#[command(after_help = CONVERT_EXAMPLES)]
+pub struct ConvertArgs {
+    /// Encoding of the input (any label of the Standard, e.g. shift_jis, latin1, utf-16le).
+    /// A byte order mark overrides it, as in browsers, unless --no-bom-sniff.
+    #[arg(short, long, value_name = "LABEL", value_parser = parse_decode_label)]
+    pub from: Encoding,
+
+    /// Encoding to write (any label but those of "replacement").
+    #[arg(short, long, value_name = "LABEL", value_parser = parse_encode_label)]
+    pub to: Encoding,
+
+    /// Input files; `-` is stdin (the default).
+    #[arg(value_name = "INPUT")]
+    pub inputs: Vec<PathBuf>,
+
+    /// Write to FILE (atomically: a temporary file renamed on success) instead of stdout.
+    #[arg(short, long, value_name = "FILE", conflicts_with = "in_place")]
+    pub output: Option<PathBuf>,
+
+    /// Convert each input file in place, atomically, keeping its permissions.
+    #[arg(long)]
+    pub in_place: bool,
+
+    /// Decode without BOM handling: a BOM is decoded as text (U+FEFF) or as whatever the
+    /// --from encoding makes of its bytes.
+    #[arg(long)]
+    pub no_bom_sniff: bool,
+
+    /// What to do with malformed input: write U+FFFD (as browsers do; the count is reported
+    /// as a warning) or stop with an error.
+    #[arg(long, value_enum, value_name = "MODE", default_value_t = DecodeErrors::Replace)]
+    pub decode_errors: DecodeErrors,
+
+    /// What to do with a character the output encoding lacks: stop with an error, write
+    /// `&#NNNN;` (as HTML forms do), or write `?`.
+    #[arg(long, value_enum, value_name = "MODE", default_value_t = EncodeErrors::Fatal)]
+    pub encode_errors: EncodeErrors,
+
+    /// Start the output with a byte order mark (UTF-8, UTF-16LE and UTF-16BE only).
+    #[arg(long)]
+    pub add_bom: bool,
+}
+
+/// `--decode-errors`.
+#[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum DecodeErrors {
+    /// Write U+FFFD for each malformed sequence and go on.
+    Replace,
+    /// Stop at the first malformed sequence.
+    Fatal,
+}
+
+/// `--encode-errors`.
+#[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum EncodeErrors {
+    /// Stop at the first character that cannot be encoded.
+    Fatal,
+    /// Write `&#NNNN;` (the code point in decimal), as HTML forms do.
+    Html,
+    /// Write `?`.
+    Replace,
+}
+
+const VALIDATE_EXAMPLES: &str = "\
+Examples:
+  textcodec validate -f utf-8 README.md
+  textcodec validate -f shift_jis --max-errors 5 examples/*.txt
+  cat page.html | textcodec validate -f euc-jp --json
+
+Each error is listed as `NAME: byte OFFSET (line N): invalid ENCODING byte sequence BYTES`.
+Offsets count from 0 and include a BOM; lines count decoded line feeds. Exit status 1 if
+any input has an error.";
+
+#[derive(Args, Debug)]
+#[command(after_help = VALIDATE_EXAMPLES)]
+pub struct ValidateArgs {
+    /// Encoding the input should be in (a BOM overrides it unless --no-bom-sniff).
+    #[arg(short, long, value_name = "LABEL", value_parser = parse_decode_label)]
+    pub from: Encoding,
+
+    /// Input files; `-` is stdin (the default).
+    #[arg(value_name = "INPUT")]
+    pub inputs: Vec<PathBuf>,
+
+    /// List at most N errors per input (0: no limit).
+    #[arg(long, value_name = "N", default_value_t = 100)]
+    pub max_errors: u64,
+
+    /// Decode without BOM handling.
+    #[arg(long)]
+    pub no_bom_sniff: bool,
+
+    /// Print a JSON array, one object per input.
+    #[arg(long)]
+    pub json: bool,
+}
+
+const SNIFF_EXAMPLES: &str = "\
+Examples:
+  textcodec sniff examples/shift_jis.html
+  textcodec sniff --content-type 'text/html; charset=euc-kr' page.html
+  curl -s https://example.com/ | textcodec sniff --default windows-1252 --json
+
+The report gives the encoding, how sure the answer is, and where it came from: a byte
+order mark, the transport layer's charset (--content-type), or the default.";
+
+#[derive(Args, Debug)]
+#[command(after_help = SNIFF_EXAMPLES)]
+pub struct SniffArgs {
+    /// Input files; `-` is stdin (the default).
+    #[arg(value_name = "INPUT")]
+    pub inputs: Vec<PathBuf>,
+
+    /// The Content-Type the bytes came with, e.g. 'text/html; charset=shift_jis'.
+    #[arg(long, value_name = "TYPE")]
+    pub content_type: Option<String>,
+
+    /// The encoding to use when nothing else decides (as a browser's locale default).
+    #[arg(long = "default", value_name = "LABEL", value_parser = parse_decode_label)]
+    pub fallback: Option<Encoding>,
+
+    /// Print a JSON array, one object per input.
+    #[arg(long)]
+    pub json: bool,
+}
+
+const LIST_EXAMPLES: &str = "\
+Examples:
+  textcodec list
+  textcodec list latin1
+  textcodec list --json | jq '.[].name'";
+
+#[derive(Args, Debug)]
+#[command(after_help = LIST_EXAMPLES)]
+pub struct ListArgs {
+    /// Show only the encoding this label names (exit 1 if it names none).
+    #[arg(value_name = "LABEL")]
+    pub label: Option<String>,
+
+    /// Print JSON.
+    #[arg(long)]
+    pub json: bool,
+}
+
+const COMPLETIONS_EXAMPLES: &str = "\
+Examples:
+  textcodec completions bash > ~/.local/share/bash-completion/completions/textcodec
+  textcodec completions zsh > ~/.zfunc/_textcodec
+  textcodec completions fish > ~/.config/fish/completions/textcodec.fish";
+
+#[derive(Args, Debug)]
+#[command(after_help = COMPLETIONS_EXAMPLES)]
+pub struct CompletionsArgs {
+    /// The shell.
+    #[arg(value_enum)]
+    pub shell: clap_complete::Shell,
+}
