@@ -432,7 +432,9 @@ impl Encoder {
         match &mut self.kernel {
             Kernel::Utf8(k) => k.fast(src, dst),
             Kernel::SingleByte(k) => k.fast(src, dst),
-            Kernel::Iso2022Jp(_) => (0, 0),
+            // ISO-2022-JP's ASCII depends on its state; UTF-16 (textcodec's extension) writes
+            // two bytes per ASCII character.
+            Kernel::Iso2022Jp(_) | Kernel::Utf16(_) => (0, 0),
             _ => {
                 // ASCII maps to itself in every other encoder.
                 let n = crate::simd::ascii::copy_ascii(src.as_bytes(), dst);
