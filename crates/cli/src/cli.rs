@@ -57,6 +57,9 @@ Examples:
   # From stdin; characters windows-1252 lacks become &#NNNN; as in HTML forms
   printf 'snow \\u2603\\n' | textcodec convert -f utf-8 -t windows-1252 --encode-errors html
 
+  # A web page, its encoding sniffed as a browser would (BOM, charset, <meta>)
+  textcodec convert -f auto --content-type 'text/html' -t utf-8 examples/shift_jis.html
+
   # Stop at the first malformed byte sequence instead of writing U+FFFD
   textcodec convert -f euc-kr -t utf-8 --decode-errors fatal in.txt -o out.txt
 
@@ -71,10 +74,16 @@ Lines in messages count line feeds (U+000A) in the decoded text; columns count c
 #[derive(Args, Debug)]
 #[command(after_help = CONVERT_EXAMPLES)]
 pub struct ConvertArgs {
-    /// Encoding of the input (any label of the Standard, e.g. shift_jis, latin1, utf-16le).
-    /// A byte order mark overrides it, as in browsers, unless --no-bom-sniff.
-    #[arg(short, long, value_name = "LABEL", value_parser = parse_decode_label)]
-    pub from: Encoding,
+    /// Encoding of the input (any label of the Standard, e.g. shift_jis, latin1, utf-16le),
+    /// or `auto`: sniff each input as a browser would (see `textcodec sniff --help` and the
+    /// sniffing options below). A byte order mark overrides it, as in browsers, unless
+    /// --no-bom-sniff.
+    #[arg(short, long, value_name = "LABEL", value_parser = parse_from)]
+    pub from: FromArg,
+
+    /// Options for `--from auto`.
+    #[command(flatten, next_help_heading = "Sniffing (with --from auto)")]
+    pub sniffing: SniffSettings,
 
     /// Encoding to write (any label but those of "replacement").
     #[arg(short, long, value_name = "LABEL", value_parser = parse_encode_label)]
@@ -110,6 +119,20 @@ pub struct ConvertArgs {
     /// Start the output with a byte order mark (UTF-8, UTF-16LE and UTF-16BE only).
     #[arg(long)]
     pub add_bom: bool,
+}
+
+/// `--from`: a label or `auto`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FromArg {
+    Label(Encoding),
+    Auto,
+}
+
+fn parse_from(value: &str) -> Result<FromArg, String> {
+    if value.trim().eq_ignore_ascii_case("auto") {
+        return Ok(FromArg::Auto);
+    }
+    parse_decode_label(value).map(FromArg::Label)
 }
 
 /// `--decode-errors`.
@@ -170,10 +193,56 @@ const SNIFF_EXAMPLES: &str = "\
 Examples:
   textcodec sniff examples/shift_jis.html
   textcodec sniff --content-type 'text/html; charset=euc-kr' page.html
-  curl -s https://example.com/ | textcodec sniff --default windows-1252 --json
+  textcodec sniff --kind css --default iso-8859-2 style.css
+  curl -s https://example.com/ | textcodec sniff --locale ja-JP --json
 
-The report gives the encoding, how sure the answer is, and where it came from: a byte
-order mark, the transport layer's charset (--content-type), or the default.";
+The report gives the encoding, the HTML parser's confidence (certain, tentative, or
+irrelevant for XML, CSS and JSON), and what decided: a byte order mark, a user override,
+the transport layer's charset (--content-type), a <meta> found by the HTML prescan, an XML
+declaration, a CSS @charset rule, the fallback (--default), the locale default or the
+default. At most the first 1024 bytes are examined.
+
+The rules follow the resource kind: --kind, else the --content-type's MIME type, else the
+file name's extension (.html .htm .xhtml .xml .svg .css .json .txt), else HTML.";
+
+#[derive(Args, Debug, Clone)]
+pub struct SniffSettings {
+    /// The kind of resource, which selects the rules.
+    #[arg(long, value_enum, value_name = "KIND")]
+    pub kind: Option<KindArg>,
+
+    /// The Content-Type the bytes came with, e.g. 'text/html; charset=shift_jis'.
+    #[arg(long, value_name = "TYPE")]
+    pub content_type: Option<String>,
+
+    /// The fallback encoding: the parent document's (HTML, text) or the referring
+    /// document's (CSS).
+    #[arg(long = "default", value_name = "LABEL", value_parser = parse_decode_label)]
+    pub fallback: Option<Encoding>,
+
+    /// The user's locale (a language tag such as ja-JP) for the HTML default table.
+    #[arg(long, value_name = "TAG")]
+    pub locale: Option<String>,
+
+    /// An encoding the user chose (wins over everything but a BOM; HTML, text, XML).
+    #[arg(long = "override", value_name = "LABEL", value_parser = parse_decode_label)]
+    pub user_override: Option<Encoding>,
+}
+
+/// `--kind`.
+#[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum KindArg {
+    /// The HTML Standard's encoding sniffing algorithm.
+    Html,
+    /// XML 1.0 Appendix F.
+    Xml,
+    /// CSS Syntax: BOM, HTTP charset, @charset, referrer, UTF-8.
+    Css,
+    /// Plain text: the HTML algorithm without the <meta> prescan.
+    Text,
+    /// JSON: UTF-8 only.
+    Json,
+}
 
 #[derive(Args, Debug)]
 #[command(after_help = SNIFF_EXAMPLES)]
@@ -182,13 +251,8 @@ pub struct SniffArgs {
     #[arg(value_name = "INPUT")]
     pub inputs: Vec<PathBuf>,
 
-    /// The Content-Type the bytes came with, e.g. 'text/html; charset=shift_jis'.
-    #[arg(long, value_name = "TYPE")]
-    pub content_type: Option<String>,
-
-    /// The encoding to use when nothing else decides (as a browser's locale default).
-    #[arg(long = "default", value_name = "LABEL", value_parser = parse_decode_label)]
-    pub fallback: Option<Encoding>,
+    #[command(flatten)]
+    pub settings: SniffSettings,
 
     /// Print a JSON array, one object per input.
     #[arg(long)]

@@ -6,15 +6,18 @@
 //! returns to ASCII only at the very end). `--add-bom` writes one BOM at the start. With
 //! `--in-place`, each file is converted separately and replaced atomically.
 
-use textcodec::{EncodeErrorMode, EncodeStatus, Encoder, Encoding};
+use textcodec::{BomHandling, EncodeErrorMode, EncodeStatus, Encoder, Encoding};
 
-use crate::cli::{ConvertArgs, DecodeErrors, EncodeErrors};
+use crate::cli::{ConvertArgs, DecodeErrors, EncodeErrors, FromArg, SniffSettings};
 use crate::failure::{note, warn, Failure};
 use crate::input::{identity_of, read_buffer_size, Input};
 use crate::output::{install_signal_handler, AtomicFile, Destination};
 use crate::position::Tracker;
 use crate::progress::Progress;
-use crate::stream::{decode_input, decoder_for, Buffers, DecodeRun, Malformed, Resume, TextSink};
+use crate::sniff::{read_prefix, sniff_prefix};
+use crate::stream::{
+    decode_input, decoder_for, fatal_decoder, Buffers, DecodeRun, Malformed, Resume, TextSink,
+};
 
 pub fn run(args: ConvertArgs, quiet: bool) -> Result<(), Failure> {
     if args.add_bom
@@ -72,6 +75,7 @@ pub fn run(args: ConvertArgs, quiet: bool) -> Result<(), Failure> {
     install_signal_handler();
     let settings = Settings {
         from: args.from,
+        sniffing: args.sniffing.clone(),
         to: args.to,
         bom_sniff: !args.no_bom_sniff,
         decode_errors: args.decode_errors,
@@ -122,7 +126,8 @@ pub fn run(args: ConvertArgs, quiet: bool) -> Result<(), Failure> {
 }
 
 struct Settings {
-    from: Encoding,
+    from: FromArg,
+    sniffing: SniffSettings,
     to: Encoding,
     bom_sniff: bool,
     decode_errors: DecodeErrors,
@@ -172,12 +177,27 @@ fn convert(
     for input in inputs {
         let name = input.name();
         let mut file = input.open()?;
-        let mut decoder = decoder_for(settings.from, settings.bom_sniff);
+        let (mut decoder, prefix) = match settings.from {
+            FromArg::Label(encoding) => (decoder_for(encoding, settings.bom_sniff), Vec::new()),
+            FromArg::Auto => {
+                let prefix = read_prefix(&mut file, &name)?;
+                let report = sniff_prefix(&prefix, &settings.sniffing, input.path());
+                note(settings.quiet, &format!("{name}: {report}"));
+                let bom = if settings.bom_sniff {
+                    report.decoder_options().bom
+                } else {
+                    BomHandling::Keep
+                };
+                (fatal_decoder(report.encoding, bom), prefix)
+            }
+        };
+        let from = decoder.encoding();
         let mut tracker = Tracker::new(track_columns);
         let mut replaced: u64 = 0;
         let mut first_error: Option<Malformed> = None;
         let decoded = decode_input(
             DecodeRun {
+                prefix: &prefix,
                 file: &mut file,
                 name: &name,
                 decoder: &mut decoder,
@@ -193,13 +213,13 @@ fn convert(
                 first_error: &mut first_error,
             },
         )?;
-        if settings.bom_sniff && decoded.encoding != settings.from {
+        if decoded.encoding != from {
             note(
                 settings.quiet,
                 &format!(
                     "{name}: a {} byte order mark overrides --from {}",
                     decoded.encoding.name(),
-                    settings.from.name()
+                    from.name()
                 ),
             );
         }

@@ -1,124 +1,139 @@
-//! `textcodec sniff`: which encoding a browser would use for some bytes, and why.
-//!
-//! PROVISIONAL: until the library's `textcodec::sniff` module lands, this uses a byte order
-//! mark (`textcodec::bom_sniff`), then the Content-Type's charset parameter (a minimal
-//! parser private to this file, marked below, to be replaced by the library's), then the
-//! default. The report (encoding, confidence, source, detail) is shaped so the HTML/XML/CSS
-//! prescan slots in as further sources.
+//! `textcodec sniff`, and `convert --from auto`: which encoding a browser would use for some
+//! bytes, and why, with the library's `textcodec::sniff` (BOM, user override, Content-Type
+//! charset, HTML `<meta>` prescan, XML declaration, CSS `@charset`, fallback, locale
+//! default).
+
+use std::fs::File;
+use std::path::Path;
 
 use serde_json::{json, Value};
-use textcodec::Encoding;
+use textcodec::sniff::{
+    sniff, Confidence, PrescanSource, ResourceKind, SniffOptions, SniffReport, Source,
+    SNIFF_PREFIX_LEN,
+};
 
-use crate::cli::SniffArgs;
+use crate::cli::{KindArg, SniffArgs, SniffSettings};
 use crate::failure::{print_line, Failure};
 use crate::input::{read_some, Input};
 
-/// How many bytes of the input are examined (the HTML prescan's 1024).
-const PREFIX: usize = 1024;
-
-/// Where the answer came from.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Source {
-    Bom,
-    Transport,
-    Default,
-}
-
-impl Source {
-    fn key(self) -> &'static str {
-        match self {
-            Source::Bom => "bom",
-            Source::Transport => "transport",
-            Source::Default => "default",
-        }
+/// The resource kind: `--kind`, else the Content-Type's, else the file extension's, else
+/// HTML.
+pub fn kind_for(settings: &SniffSettings, path: Option<&Path>) -> ResourceKind {
+    if let Some(kind) = settings.kind {
+        return match kind {
+            KindArg::Html => ResourceKind::Html,
+            KindArg::Xml => ResourceKind::Xml,
+            KindArg::Css => ResourceKind::Css,
+            KindArg::Text => ResourceKind::PlainText,
+            KindArg::Json => ResourceKind::Json,
+        };
+    }
+    if let Some(kind) = settings
+        .content_type
+        .as_deref()
+        .and_then(|t| ResourceKind::from_content_type(t.as_bytes()))
+    {
+        return kind;
+    }
+    let extension = path
+        .and_then(|p| p.extension())
+        .and_then(|e| e.to_str())
+        .map(|e| e.to_ascii_lowercase());
+    match extension.as_deref() {
+        Some("xml" | "svg" | "xsl" | "xslt" | "rss" | "atom") => ResourceKind::Xml,
+        Some("css") => ResourceKind::Css,
+        Some("json") => ResourceKind::Json,
+        Some("txt" | "text") => ResourceKind::PlainText,
+        _ => ResourceKind::Html,
     }
 }
 
-/// The HTML Standard's confidence.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Confidence {
-    Certain,
-    Tentative,
+/// Sniffs `prefix` (the first bytes of `input`) with the settings.
+pub fn sniff_prefix(prefix: &[u8], settings: &SniffSettings, path: Option<&Path>) -> SniffReport {
+    let options = SniffOptions {
+        kind: kind_for(settings, path),
+        content_type: settings.content_type.as_deref().map(str::as_bytes),
+        user_override: settings.user_override,
+        fallback: settings.fallback,
+        locale: settings.locale.as_deref(),
+    };
+    sniff(prefix, &options)
 }
 
-impl Confidence {
-    fn key(self) -> &'static str {
-        match self {
+/// Reads the first [`SNIFF_PREFIX_LEN`] bytes (fewer if the input is shorter).
+pub fn read_prefix(file: &mut File, name: &str) -> Result<Vec<u8>, Failure> {
+    let mut buf = vec![0; SNIFF_PREFIX_LEN];
+    let mut len = 0;
+    while len < buf.len() {
+        let n = read_some(file, &mut buf[len..], name)?;
+        if n == 0 {
+            break;
+        }
+        len += n;
+    }
+    buf.truncate(len);
+    Ok(buf)
+}
+
+fn source_key(source: Source) -> &'static str {
+    match source {
+        Source::Bom => "bom",
+        Source::UserOverride => "user-override",
+        Source::TransportLayer => "transport-layer",
+        Source::MetaPrescan => "meta-prescan",
+        Source::XmlDeclaration => "xml-declaration",
+        Source::Utf16Pattern => "utf-16-pattern",
+        Source::CssCharset => "css-charset",
+        Source::Fallback => "fallback",
+        Source::LocaleDefault => "locale-default",
+        Source::Default => "default",
+        Source::Utf8Only => "utf-8-only",
+    }
+}
+
+fn kind_key(kind: ResourceKind) -> &'static str {
+    match kind {
+        ResourceKind::Html => "html",
+        ResourceKind::Xml => "xml",
+        ResourceKind::Css => "css",
+        ResourceKind::PlainText => "text",
+        ResourceKind::Json => "json",
+    }
+}
+
+fn report_json(name: &str, report: &SniffReport) -> Value {
+    json!({
+        "input": name,
+        "kind": kind_key(report.kind),
+        "encoding": report.encoding.name(),
+        "confidence": match report.confidence {
             Confidence::Certain => "certain",
             Confidence::Tentative => "tentative",
-        }
-    }
+            Confidence::Irrelevant => "irrelevant",
+        },
+        "source": source_key(report.source),
+        "offset": report.offset,
+        "prescan": report.prescan.map(|p| match p {
+            PrescanSource::Utf16XmlDeclaration => "utf-16-xml-declaration",
+            PrescanSource::MetaCharset => "meta-charset",
+            PrescanSource::MetaHttpEquiv => "meta-http-equiv",
+            PrescanSource::XmlDeclaration => "xml-declaration",
+        }),
+        "bom_length": report.bom_length,
+        "fatal": report.error_mode == textcodec::DecodeErrorMode::Fatal,
+        "description": report.to_string(),
+    })
 }
-
-struct Report {
-    encoding: Encoding,
-    confidence: Confidence,
-    source: Source,
-    detail: String,
-}
-
-fn sniff_bytes(prefix: &[u8], content_type: Option<&str>, fallback: Encoding) -> Report {
-    if let Some(encoding) = textcodec::bom_sniff(prefix) {
-        let hex: Vec<String> = prefix[..if encoding == Encoding::Utf8 { 3 } else { 2 }]
-            .iter()
-            .map(|b| format!("{b:02X}"))
-            .collect();
-        return Report {
-            encoding,
-            confidence: Confidence::Certain,
-            source: Source::Bom,
-            detail: format!("byte order mark {}", hex.join(" ")),
-        };
-    }
-    if let Some((label, encoding)) = content_type.and_then(charset_from_content_type) {
-        return Report {
-            encoding,
-            confidence: Confidence::Certain,
-            source: Source::Transport,
-            detail: format!("Content-Type charset={label}"),
-        };
-    }
-    Report {
-        encoding: fallback,
-        confidence: Confidence::Tentative,
-        source: Source::Default,
-        detail: "nothing else decided".to_string(),
-    }
-}
-
-// ---- PROVISIONAL: replace with the library's Content-Type handling when it lands. ----
-/// The charset parameter of a Content-Type value and the encoding it names, if any.
-fn charset_from_content_type(value: &str) -> Option<(String, Encoding)> {
-    let mut parts = value.split(';');
-    let essence = parts.next()?.trim();
-    if !essence.contains('/') {
-        return None;
-    }
-    for param in parts {
-        let Some((name, raw)) = param.split_once('=') else {
-            continue;
-        };
-        if !name.trim().eq_ignore_ascii_case("charset") {
-            continue;
-        }
-        let raw = raw.trim();
-        let label = match raw.strip_prefix('"') {
-            Some(rest) => rest.split('"').next().unwrap_or(""),
-            None => raw,
-        };
-        return Encoding::for_label_str(label).map(|e| (label.to_string(), e));
-    }
-    None
-}
-// ---- end PROVISIONAL ----
 
 pub fn run(args: SniffArgs, _quiet: bool) -> Result<(), Failure> {
-    let fallback = args.fallback.unwrap_or(Encoding::Windows1252);
     let mut reports = Vec::new();
     let mut failed = false;
     for input in Input::from_operands(&args.inputs) {
         let name = input.name();
-        let prefix = match read_prefix(&input) {
+        let prefix = input
+            .open()
+            .and_then(|mut file| read_prefix(&mut file, &name));
+        let prefix = match prefix {
             Ok(p) => p,
             Err(Failure::Data(message)) => {
                 eprintln!("textcodec: error: {message}");
@@ -127,27 +142,11 @@ pub fn run(args: SniffArgs, _quiet: bool) -> Result<(), Failure> {
             }
             Err(other) => return Err(other),
         };
-        let report = sniff_bytes(&prefix, args.content_type.as_deref(), fallback);
+        let report = sniff_prefix(&prefix, &args.settings, input.path());
         if args.json {
-            reports.push(json!({
-                "input": name,
-                "encoding": report.encoding.name(),
-                "confidence": report.confidence.key(),
-                "source": report.source.key(),
-                "detail": report.detail,
-            }));
+            reports.push(report_json(&name, &report));
         } else {
-            let source = match report.source {
-                Source::Bom => "byte order mark",
-                Source::Transport => "transport layer",
-                Source::Default => "default",
-            };
-            print_line(&format!(
-                "{name}: {} ({}; {source}: {})",
-                report.encoding.name(),
-                report.confidence.key(),
-                report.detail
-            ))?;
+            print_line(&format!("{name}: {report} [{} rules]", report.kind))?;
         }
     }
     if args.json {
@@ -159,34 +158,5 @@ pub fn run(args: SniffArgs, _quiet: bool) -> Result<(), Failure> {
         Err(Failure::Reported)
     } else {
         Ok(())
-    }
-}
-
-/// The first `PREFIX` bytes (fewer if the input is shorter).
-fn read_prefix(input: &Input) -> Result<Vec<u8>, Failure> {
-    let mut file = input.open()?;
-    let mut buf = vec![0; PREFIX];
-    let mut len = 0;
-    while len < PREFIX {
-        let n = read_some(&mut file, &mut buf[len..], &input.name())?;
-        if n == 0 {
-            break;
-        }
-        len += n;
-    }
-    buf.truncate(len);
-    Ok(buf)
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn content_type_charset() {
-        let (label, e) = charset_from_content_type("text/html; charset=\"Shift_JIS\"").unwrap();
-        assert_eq!((label.as_str(), e), ("Shift_JIS", Encoding::ShiftJis));
-        assert!(charset_from_content_type("text/html").is_none());
-        assert!(charset_from_content_type("text/html; charset=bogus").is_none());
     }
 }

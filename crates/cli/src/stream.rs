@@ -17,15 +17,21 @@ use crate::progress::Progress;
 
 /// A decoder for `encoding`, fatal, with or without the *decode* hook's BOM sniffing.
 pub fn decoder_for(encoding: Encoding, bom_sniff: bool) -> Decoder {
+    let bom = if bom_sniff {
+        BomHandling::Sniff
+    } else {
+        BomHandling::Keep
+    };
+    fatal_decoder(encoding, bom)
+}
+
+/// A fatal decoder with the given BOM handling.
+pub fn fatal_decoder(encoding: Encoding, bom: BomHandling) -> Decoder {
     Decoder::with_options(
         encoding,
         DecoderOptions {
             error_mode: DecodeErrorMode::Fatal,
-            bom: if bom_sniff {
-                BomHandling::Sniff
-            } else {
-                BomHandling::Keep
-            },
+            bom,
         },
     )
 }
@@ -151,6 +157,8 @@ impl History {
 
 /// One input's decoding: everything the callbacks need to know.
 pub struct DecodeRun<'a> {
+    /// Bytes already read from the start of `file` (a sniffed prefix): decoded first.
+    pub prefix: &'a [u8],
     pub file: &'a mut File,
     pub name: &'a str,
     pub decoder: &'a mut Decoder,
@@ -186,6 +194,7 @@ pub fn decode_input(
     sink: &mut impl TextSink,
 ) -> Result<Decoded, Failure> {
     let DecodeRun {
+        prefix,
         file,
         name,
         decoder,
@@ -194,13 +203,21 @@ pub fn decode_input(
     } = run;
     let Buffers { read, text } = buffers;
     let mut chunk_start: u64 = 0;
+    let mut prefix_used = 0;
     let mut used = decoder.encoding();
     let mut history = History {
         bytes: [0; 16],
         len: 0,
     };
     loop {
-        let n = read_some(file, read, name)?;
+        let n = if prefix_used < prefix.len() {
+            let n = (prefix.len() - prefix_used).min(read.len());
+            read[..n].copy_from_slice(&prefix[prefix_used..prefix_used + n]);
+            prefix_used += n;
+            n
+        } else {
+            read_some(file, read, name)?
+        };
         let last = n == 0;
         let chunk = &read[..n];
         let mut consumed = 0;

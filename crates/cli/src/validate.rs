@@ -46,6 +46,7 @@ pub fn run(args: ValidateArgs, quiet: bool) -> Result<(), Failure> {
         let mut listed: Vec<Malformed> = Vec::new();
         let decoded = decode_input(
             DecodeRun {
+                prefix: &[],
                 file: &mut file,
                 name: &name,
                 decoder: &mut decoder,

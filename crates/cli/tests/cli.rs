@@ -1133,25 +1133,31 @@ fn list_json() {
 fn sniff_bom_transport_default() {
     let o = run(&["sniff"], b"\xEF\xBB\xBF<p>");
     assert_eq!(code(&o), 0);
-    assert!(
-        stdout_str(&o).contains("<stdin>: UTF-8 (certain; byte order mark"),
-        "{}",
-        stdout_str(&o)
+    assert_eq!(
+        stdout_str(&o),
+        "<stdin>: UTF-8 (certain): byte order mark (3 bytes) [HTML rules]\n"
     );
     let o = run(
         &["sniff", "--content-type", "text/html; charset=\"EUC-KR\""],
-        b"<p>",
+        b"<meta charset=utf-8>",
     );
-    assert!(
-        stdout_str(&o).contains("EUC-KR (certain; transport layer"),
-        "{}",
-        stdout_str(&o)
+    assert_eq!(
+        stdout_str(&o),
+        "<stdin>: EUC-KR (certain): Content-Type charset [HTML rules]\n"
     );
     let o = run(&["sniff", "--default", "koi8-r", "--json"], b"<p>");
     let v: Value = serde_json::from_slice(&o.stdout).unwrap();
     assert_eq!(v[0]["encoding"], "KOI8-R");
     assert_eq!(v[0]["confidence"], "tentative");
+    assert_eq!(v[0]["source"], "fallback");
+    let o = run(&["sniff", "--json"], b"<p>");
+    let v: Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(v[0]["encoding"], "windows-1252");
     assert_eq!(v[0]["source"], "default");
+    let o = run(&["sniff", "--json", "--locale", "ja-JP"], b"<p>");
+    let v: Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(v[0]["encoding"], "Shift_JIS");
+    assert_eq!(v[0]["source"], "locale-default");
     let o = run(
         &[
             "sniff",
@@ -1167,6 +1173,102 @@ fn sniff_bom_transport_default() {
         "a BOM beats the transport layer"
     );
     assert_eq!(v[0]["source"], "bom");
+    assert_eq!(v[0]["kind"], "text");
+    assert_eq!(v[0]["bom_length"], 2);
+}
+
+#[test]
+fn sniff_prescan_xml_css_and_several_inputs() {
+    let html = repo_root().join("examples/shift_jis.html");
+    let dir = tmp();
+    let css = write(dir.path(), "style.css", b"@charset \"iso-8859-5\"; p {}");
+    let xml = write(
+        dir.path(),
+        "doc.xml",
+        b"<?xml version=\"1.0\" encoding=\"EUC-JP\"?><r/>",
+    );
+    let o = run(
+        &[
+            "sniff",
+            "--json",
+            html.to_str().unwrap(),
+            css.to_str().unwrap(),
+            xml.to_str().unwrap(),
+        ],
+        b"",
+    );
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    let v: Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(v.as_array().unwrap().len(), 3);
+    assert_eq!(v[0]["encoding"], "Shift_JIS");
+    assert_eq!(v[0]["source"], "meta-prescan");
+    assert_eq!(v[0]["prescan"], "meta-charset");
+    assert_eq!(v[0]["confidence"], "tentative");
+    assert!(v[0]["offset"].as_u64().is_some());
+    assert_eq!(v[1]["kind"], "css");
+    assert_eq!(v[1]["encoding"], "ISO-8859-5");
+    assert_eq!(v[1]["source"], "css-charset");
+    assert_eq!(v[2]["kind"], "xml");
+    assert_eq!(v[2]["encoding"], "EUC-JP");
+    assert_eq!(v[2]["source"], "xml-declaration");
+    assert_eq!(v[2]["confidence"], "irrelevant");
+    // --kind wins over the extension.
+    let o = run(&["sniff", "--kind", "text", html.to_str().unwrap()], b"");
+    assert!(stdout_str(&o).contains("windows-1252 (tentative): default [plain text rules]"));
+    let o = run(&["sniff", "/nonexistent"], b"");
+    assert_eq!(code(&o), 1);
+}
+
+#[test]
+fn convert_from_auto_sniffs_each_input() {
+    let html = repo_root().join("examples/shift_jis.html");
+    let bytes = fs::read(&html).unwrap();
+    let o = run(
+        &[
+            "convert",
+            "-f",
+            "auto",
+            "-t",
+            "utf-8",
+            html.to_str().unwrap(),
+        ],
+        b"",
+    );
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    let (expected, _) = textcodec::decode(&bytes, Encoding::ShiftJis);
+    assert_eq!(stdout_str(&o), expected);
+    assert!(stdout_str(&o).contains("<meta charset=\"shift_jis\">"));
+    assert!(
+        stderr(&o).contains("Shift_JIS (tentative): <meta charset>"),
+        "{}",
+        stderr(&o)
+    );
+    // The transport layer beats the prescan; tiny reads split the sniffed prefix.
+    let page = b"<meta charset=shift_jis>\xC7\xD1";
+    for buffer in ["1", "3", "65536"] {
+        let o = run_env(
+            &[
+                "convert",
+                "-f",
+                "AUTO",
+                "--content-type",
+                "text/html; charset=euc-kr",
+                "-t",
+                "utf-8",
+            ],
+            page,
+            &[("TEXTCODEC_CLI_READ_BUFFER", buffer)],
+        );
+        assert_eq!(stdout_str(&o), "<meta charset=shift_jis>한", "{buffer}");
+    }
+    // A long page: the prefix (1024 bytes) and the rest are both decoded.
+    let mut long = b"<meta charset=koi8-r>".to_vec();
+    long.extend_from_slice(&[b'x'; 3000]);
+    long.extend_from_slice(b"\xD2\xC1\xC4");
+    let o = run(&["convert", "-f", "auto", "-t", "utf-8"], &long);
+    let out = stdout_str(&o);
+    assert_eq!(out.len(), long.len() - 3 + 6);
+    assert!(out.ends_with("xрад"));
 }
 
 // ---------------------------------------------------------------- help, completions
