@@ -462,12 +462,21 @@ impl Encoder {
         loop {
             // ASCII maps to itself in every encoder but ISO-2022-JP (state-dependent) and
             // UTF-16 (two bytes).
-            if self.pending_surrogate.is_none()
-                && !matches!(self.kernel, Kernel::Iso2022Jp(_) | Kernel::Utf16(_))
-            {
-                let n = crate::simd::ascii::narrow_basic_latin(&src[read..], &mut dst[written..]);
-                read += n;
-                written += n;
+            if self.pending_surrogate.is_none() {
+                if let Kernel::Utf8(_) = self.kernel {
+                    // UTF-8 maps every scalar value: convert non-surrogates and pairs in
+                    // bulk; lone surrogates (U+FFFD) and a pair cut by the end of `src`
+                    // are left to the steps below.
+                    let (r, w) =
+                        crate::simd::utf16::units_to_utf8(&src[read..], &mut dst[written..]);
+                    read += r;
+                    written += w;
+                } else if !matches!(self.kernel, Kernel::Iso2022Jp(_) | Kernel::Utf16(_)) {
+                    let n =
+                        crate::simd::ascii::narrow_basic_latin(&src[read..], &mut dst[written..]);
+                    read += n;
+                    written += n;
+                }
             }
             // The next scalar value, and how many units of `src` it takes.
             let (c, units) = match (self.pending_surrogate, src.get(read).copied()) {

@@ -94,7 +94,9 @@ impl DecodeKernel for Utf16Decoder {
     /// Whole code units and whole surrogate pairs; anything else is left to the handler.
     #[inline]
     fn fast<S: Sink>(&mut self, src: &[u8], dst: &mut S) -> usize {
-        let mut i = 0;
+        // The bulk kernels stop at the same places as the loop below, which remains as
+        // their specification (and finishes whatever they leave).
+        let mut i = dst.copy_utf16(src, self.big_endian);
         while i + 1 < src.len() {
             let unit = self.unit(src[i], src[i + 1]);
             if !(0xD800..=0xDFFF).contains(&unit) {

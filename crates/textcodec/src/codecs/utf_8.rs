@@ -98,14 +98,12 @@ impl DecodeKernel for Utf8Decoder {
         self.bytes_needed == 0
     }
 
-    /// Valid UTF-8 passes through unchanged: validate with `core::str` (whose notion of
-    /// validity is exactly the Standard's) and copy whole characters.
+    /// The longest valid prefix (validity as `core::str`'s, which is exactly the
+    /// Standard's; the SIMD validators are tested against a transcription of the steps
+    /// above) decodes without the handler: copied into UTF-8, converted into UTF-16.
     #[inline]
     fn fast<S: Sink>(&mut self, src: &[u8], dst: &mut S) -> usize {
-        // n valid bytes never need more than n output units, so this much always fits.
-        let limit = src.len().min(dst.room());
-        let valid = crate::simd::valid_utf8_prefix(&src[..limit]);
-        dst.copy_str(valid)
+        dst.copy_valid_utf8(src)
     }
 }
 

@@ -3,26 +3,30 @@
 //! It offers safe primitives to the rest of the crate:
 //! - [`sink`]: the decoders' output buffers. [`sink::Utf8Sink`] only ever writes whole UTF-8
 //!   sequences, which lets `String` and `&mut str` outputs skip re-validation soundly.
-//! - [`ascii`]: bulk ASCII scanning, copying and widening, the hot loops of every
-//!   ASCII-compatible decoder. Each kernel has a portable scalar twin that also finishes the
-//!   tails, and the tests check every kernel against a deliberately naive oracle.
+//! - [`ascii`]: bulk ASCII scanning, copying, widening and narrowing, the hot loops of every
+//!   ASCII-compatible decoder and encoder.
+//! - [`utf8`]: UTF-8 validation (the longest valid prefix) and conversion of valid UTF-8
+//!   to UTF-16.
+//! - [`utf16`]: UTF-16 (units, or bytes in either order) to UTF-8 and to code units,
+//!   whole characters only, stopping at lone surrogates.
 //!
-//! One dispatch point ([`ascii::kernel`]) picks the implementation; the environment variable
-//! `TEXTCODEC_KERNEL=scalar` forces the portable one (std builds only).
+//! Each vector kernel does the bulk and returns how far it got; its portable scalar twin
+//! finishes the tail. The tests check every kernel the machine supports against
+//! deliberately naive oracles. One dispatch point ([`dispatch::kernel`]) picks the kernel
+//! family on first use; `TEXTCODEC_KERNEL=scalar|sse2|avx2|avx512` forces one (std builds).
 #![allow(unsafe_code)]
 
 pub(crate) mod ascii;
+pub(crate) mod dispatch;
 pub(crate) mod sink;
+pub(crate) mod utf16;
+pub(crate) mod utf8;
 
-/// The longest valid UTF-8 prefix of `src`, as a `&str` (validation by `core::str`).
+/// The longest valid UTF-8 prefix of `src`, as a `&str`.
 pub(crate) fn valid_utf8_prefix(src: &[u8]) -> &str {
-    match core::str::from_utf8(src) {
-        Ok(s) => s,
-        Err(e) => {
-            let valid = &src[..e.valid_up_to()];
-            // SAFETY: `Utf8Error::valid_up_to` is the length of the prefix that
-            // `from_utf8` has just verified to be valid UTF-8.
-            unsafe { core::str::from_utf8_unchecked(valid) }
-        }
-    }
+    let n = utf8::valid_prefix_len(src);
+    // SAFETY: `valid_prefix_len` returns the length of a prefix that is valid UTF-8
+    // (every kernel is tested against a naive transcription of the Standard's decoder,
+    // whose notion of validity is `str`'s).
+    unsafe { core::str::from_utf8_unchecked(&src[..n]) }
 }

@@ -27,6 +27,36 @@ pub(crate) trait Sink {
     /// Copies as much of the valid UTF-8 `src` as fits, ending on a character boundary;
     /// returns the bytes of `src` taken.
     fn copy_str(&mut self, src: &str) -> usize;
+    /// Decodes the longest prefix of `src` that is valid UTF-8 (whole characters), as far
+    /// as it fits; returns the bytes of `src` taken.
+    fn copy_valid_utf8(&mut self, src: &[u8]) -> usize;
+    /// Decodes the longest prefix of `src` (UTF-16 code units as bytes in the given byte
+    /// order) made of non-surrogates and surrogate pairs, whole characters only, as far as
+    /// it fits; returns the bytes of `src` taken (even).
+    fn copy_utf16(&mut self, src: &[u8], big_endian: bool) -> usize;
+}
+
+/// Validation runs this many bytes ahead of the copy or conversion at most, so that the
+/// second pass reads from L1 cache.
+const CHUNK: usize = 16 * 1024;
+
+/// Calls `take(valid)` on consecutive chunks of the longest valid UTF-8 prefix of `src`;
+/// `take` returns how much it consumed (all of `valid`, unless out of room). Returns the
+/// bytes consumed in total.
+#[inline(always)]
+fn for_valid_utf8_chunks(src: &[u8], mut take: impl FnMut(&str) -> usize) -> usize {
+    let mut read = 0;
+    loop {
+        let end = src.len().min(read + CHUNK);
+        let valid = super::valid_utf8_prefix(&src[read..end]);
+        let n = take(valid);
+        read += n;
+        // Done at the end, at an error or when out of room. A chunk boundary may cut a
+        // character, leaving at most three bytes unread before `end`: go on from there.
+        if end == src.len() || n < valid.len() || end - read >= 4 {
+            return read;
+        }
+    }
 }
 
 /// A UTF-8 output buffer. See the module docs for its invariant.
@@ -104,6 +134,25 @@ impl Sink for Utf8Sink<'_> {
         self.pos += n;
         n
     }
+    /// Keeps the invariant: only a validated prefix that ends on a character boundary is
+    /// copied (n valid bytes are n output bytes, so limiting the input to the room is
+    /// exact).
+    fn copy_valid_utf8(&mut self, src: &[u8]) -> usize {
+        let limit = src.len().min(self.room());
+        for_valid_utf8_chunks(&src[..limit], |valid| {
+            self.buf[self.pos..self.pos + valid.len()].copy_from_slice(valid.as_bytes());
+            self.pos += valid.len();
+            valid.len()
+        })
+    }
+    /// Keeps the invariant: the kernels write whole characters only, from `pos` on, and
+    /// nothing past what they report as written.
+    fn copy_utf16(&mut self, src: &[u8], big_endian: bool) -> usize {
+        let (read, written) =
+            super::utf16::bytes_to_utf8(src, big_endian, &mut self.buf[self.pos..]);
+        self.pos += written;
+        read
+    }
 }
 
 /// A UTF-16 output buffer.
@@ -153,15 +202,20 @@ impl Sink for Utf16Sink<'_> {
         n
     }
     fn copy_str(&mut self, src: &str) -> usize {
-        let mut taken = 0;
-        for c in src.chars() {
-            if self.room() < c.len_utf16() {
-                break;
-            }
-            self.push(c);
-            taken += c.len_utf8();
-        }
-        taken
+        let (read, written) = super::utf8::to_utf16(src, &mut self.buf[self.pos..]);
+        self.pos += written;
+        read
+    }
+    fn copy_valid_utf8(&mut self, src: &[u8]) -> usize {
+        // n valid bytes never need more than n units.
+        let limit = src.len().min(self.room());
+        for_valid_utf8_chunks(&src[..limit], |valid| self.copy_str(valid))
+    }
+    fn copy_utf16(&mut self, src: &[u8], big_endian: bool) -> usize {
+        let (read, written) =
+            super::utf16::bytes_to_units(src, big_endian, &mut self.buf[self.pos..]);
+        self.pos += written;
+        read
     }
 }
 

@@ -1,0 +1,535 @@
+//! UTF-16 → UTF-8 and UTF-16 (bytes, either endianness) → UTF-16 units.
+//!
+//! Kernels convert code units that are not surrogates and whole surrogate pairs; they stop
+//! at a lone surrogate (or a leading surrogate at the very end of the input), which the
+//! callers' spec-faithful slow paths handle, and when the next character does not fit.
+//! Output is only ever whole characters, so a UTF-8 destination stays valid UTF-8.
+
+use super::dispatch::{kernel, Kernel};
+
+/// Converts the longest prefix of `src` (UTF-16 code units as bytes, big- or
+/// little-endian) made of non-surrogates and surrogate pairs to UTF-8, whole characters
+/// only, as far as `dst` has room. Returns (bytes of `src` read, bytes written).
+#[inline]
+pub(crate) fn bytes_to_utf8(src: &[u8], big_endian: bool, dst: &mut [u8]) -> (usize, usize) {
+    bytes_to_utf8_with(kernel(), src, big_endian, dst)
+}
+
+/// [`bytes_to_utf8`] for `u16` input. Returns (units read, bytes written).
+#[inline]
+pub(crate) fn units_to_utf8(src: &[u16], dst: &mut [u8]) -> (usize, usize) {
+    let (read, written) = bytes_to_utf8(as_bytes(src), cfg!(target_endian = "big"), dst);
+    (read / 2, written)
+}
+
+/// The code units of `src` as bytes, in memory order.
+fn as_bytes(src: &[u16]) -> &[u8] {
+    // SAFETY: `u8` has no alignment requirement and every byte of a `u16` slice is
+    // initialised; the new slice covers exactly the same memory, for the same lifetime.
+    unsafe { core::slice::from_raw_parts(src.as_ptr().cast::<u8>(), src.len() * 2) }
+}
+
+/// Copies the longest prefix of `src` (UTF-16 as bytes) made of non-surrogates and
+/// surrogate pairs into `dst` as code units, whole characters only. Returns (bytes read,
+/// units written).
+#[inline]
+pub(crate) fn bytes_to_units(src: &[u8], big_endian: bool, dst: &mut [u16]) -> (usize, usize) {
+    bytes_to_units_with(kernel(), src, big_endian, dst)
+}
+
+/// Runs `simd`, then the scalar twin over a bounded stretch (one character that stopped
+/// the vector code, or the tail), and again, until neither makes progress.
+#[inline(always)]
+fn alternate<T>(
+    src: &[u8],
+    dst: &mut [T],
+    mut simd: impl FnMut(&[u8], &mut [T]) -> (usize, usize),
+    scalar: impl Fn(&[u8], &mut [T]) -> (usize, usize),
+) -> (usize, usize) {
+    let (mut read, mut written) = (0, 0);
+    loop {
+        let (r, w) = simd(&src[read..], &mut dst[written..]);
+        read += r;
+        written += w;
+        let end = src.len().min(read + 64);
+        let (r2, w2) = scalar(&src[read..end], &mut dst[written..]);
+        read += r2;
+        written += w2;
+        // Stop at a lone surrogate or for room; a window that ends inside a pair (or an
+        // odd byte) goes round again and stops only if nothing moves.
+        if read == src.len() || r + r2 == 0 || (read < end && end - read >= 4) {
+            return (read, written);
+        }
+    }
+}
+
+pub(crate) fn bytes_to_utf8_with(
+    k: Kernel,
+    src: &[u8],
+    big_endian: bool,
+    dst: &mut [u8],
+) -> (usize, usize) {
+    let scalar = |s: &[u8], d: &mut [u8]| scalar::bytes_to_utf8(s, big_endian, d);
+    match k {
+        #[cfg(target_arch = "x86_64")]
+        Kernel::Avx512(_) => alternate(
+            src,
+            dst,
+            // SAFETY: a `Kernel::Avx512` value exists only after its features were detected.
+            |s, d| unsafe { avx512::bytes_to_utf8(s, big_endian, d) },
+            scalar,
+        ),
+        #[cfg(target_arch = "x86_64")]
+        Kernel::Avx2(_) => alternate(
+            src,
+            dst,
+            // SAFETY: a `Kernel::Avx2` value exists only after AVX2 was detected.
+            |s, d| unsafe { avx2::bytes_to_utf8(s, big_endian, d) },
+            scalar,
+        ),
+        _ => scalar::bytes_to_utf8(src, big_endian, dst),
+    }
+}
+
+pub(crate) fn bytes_to_units_with(
+    k: Kernel,
+    src: &[u8],
+    big_endian: bool,
+    dst: &mut [u16],
+) -> (usize, usize) {
+    let scalar = |s: &[u8], d: &mut [u16]| scalar::bytes_to_units(s, big_endian, d);
+    match k {
+        #[cfg(target_arch = "x86_64")]
+        Kernel::Avx2(_) | Kernel::Avx512(_) => alternate(
+            src,
+            dst,
+            // SAFETY: a `Kernel::Avx2`/`Avx512` value exists only after AVX2 was detected.
+            |s, d| unsafe { avx2::bytes_to_units(s, big_endian, d) },
+            scalar,
+        ),
+        _ => scalar::bytes_to_units(src, big_endian, dst),
+    }
+}
+
+/// The portable twins.
+pub(crate) mod scalar {
+    #[inline(always)]
+    fn unit(src: &[u8], i: usize, big_endian: bool) -> u16 {
+        let b = [src[i], src[i + 1]];
+        if big_endian {
+            u16::from_be_bytes(b)
+        } else {
+            u16::from_le_bytes(b)
+        }
+    }
+
+    /// The character at `src[i..]`: a non-surrogate unit or a surrogate pair, with the
+    /// bytes it takes; `None` at a lone surrogate or an incomplete unit or pair.
+    #[inline(always)]
+    fn next_char(src: &[u8], i: usize, big_endian: bool) -> Option<(char, usize)> {
+        if i + 2 > src.len() {
+            return None;
+        }
+        let u = unit(src, i, big_endian);
+        if !(0xD800..=0xDFFF).contains(&u) {
+            return Some((char::from_u32(u32::from(u))?, 2));
+        }
+        if u >= 0xDC00 || i + 4 > src.len() {
+            return None;
+        }
+        let t = unit(src, i + 2, big_endian);
+        if !(0xDC00..=0xDFFF).contains(&t) {
+            return None;
+        }
+        let c = 0x10000 + ((u32::from(u) - 0xD800) << 10) + (u32::from(t) - 0xDC00);
+        Some((char::from_u32(c)?, 4))
+    }
+
+    pub(crate) fn bytes_to_utf8(src: &[u8], big_endian: bool, dst: &mut [u8]) -> (usize, usize) {
+        let (mut read, mut written) = (0, 0);
+        while let Some((c, len)) = next_char(src, read, big_endian) {
+            let Some(out) = dst.get_mut(written..written + c.len_utf8()) else {
+                break;
+            };
+            c.encode_utf8(out);
+            written += out.len();
+            read += len;
+        }
+        (read, written)
+    }
+
+    pub(crate) fn bytes_to_units(src: &[u8], big_endian: bool, dst: &mut [u16]) -> (usize, usize) {
+        let (mut read, mut written) = (0, 0);
+        while let Some((c, len)) = next_char(src, read, big_endian) {
+            let Some(out) = dst.get_mut(written..written + c.len_utf16()) else {
+                break;
+            };
+            c.encode_utf16(out);
+            written += out.len();
+            read += len;
+        }
+        (read, written)
+    }
+}
+
+#[cfg(target_arch = "x86_64")]
+mod avx2 {
+    use core::arch::x86_64::*;
+
+    /// Swaps the bytes of every `u16` when `big_endian`.
+    #[target_feature(enable = "avx2")]
+    fn order(v: __m256i, big_endian: bool) -> __m256i {
+        if big_endian {
+            let swap = _mm256_setr_epi8(
+                1, 0, 3, 2, 5, 4, 7, 6, 9, 8, 11, 10, 13, 12, 15, 14, 1, 0, 3, 2, 5, 4, 7, 6, 9, 8,
+                11, 10, 13, 12, 15, 14,
+            );
+            _mm256_shuffle_epi8(v, swap)
+        } else {
+            v
+        }
+    }
+
+    /// Basic Latin runs, 16 units at a time; stops at the first block with anything else.
+    ///
+    /// # Safety
+    /// The CPU must support AVX2.
+    #[target_feature(enable = "avx2")]
+    pub(crate) unsafe fn bytes_to_utf8(
+        src: &[u8],
+        big_endian: bool,
+        dst: &mut [u8],
+    ) -> (usize, usize) {
+        let high = _mm256_set1_epi16(0xFF80u16 as i16);
+        let (mut read, mut written) = (0, 0);
+        while read + 32 <= src.len() && written + 16 <= dst.len() {
+            // SAFETY: `read + 32 <= src.len()`.
+            let v = order(
+                unsafe { _mm256_loadu_si256(src.as_ptr().add(read).cast()) },
+                big_endian,
+            );
+            if _mm256_testz_si256(v, high) == 0 {
+                break;
+            }
+            let packed = _mm256_packus_epi16(v, v);
+            let ordered = _mm256_permute4x64_epi64::<0b00_00_10_00>(packed);
+            // SAFETY: `written + 16 <= dst.len()`.
+            unsafe {
+                _mm_storeu_si128(
+                    dst.as_mut_ptr().add(written).cast(),
+                    _mm256_castsi256_si128(ordered),
+                )
+            };
+            read += 32;
+            written += 16;
+        }
+        (read, written)
+    }
+
+    /// Blocks of 16 units without surrogates, copied (byte-swapped for big-endian).
+    ///
+    /// # Safety
+    /// The CPU must support AVX2.
+    #[target_feature(enable = "avx2")]
+    pub(crate) unsafe fn bytes_to_units(
+        src: &[u8],
+        big_endian: bool,
+        dst: &mut [u16],
+    ) -> (usize, usize) {
+        let (mut read, mut written) = (0, 0);
+        let top5 = _mm256_set1_epi16(0xF800u16 as i16);
+        let surrogate = _mm256_set1_epi16(0xD800u16 as i16);
+        while read + 32 <= src.len() && written + 16 <= dst.len() {
+            // SAFETY: `read + 32 <= src.len()`.
+            let v = order(
+                unsafe { _mm256_loadu_si256(src.as_ptr().add(read).cast()) },
+                big_endian,
+            );
+            let sur = _mm256_cmpeq_epi16(_mm256_and_si256(v, top5), surrogate);
+            if _mm256_testz_si256(sur, sur) == 0 {
+                break;
+            }
+            // SAFETY: `written + 16 <= dst.len()`.
+            unsafe { _mm256_storeu_si256(dst.as_mut_ptr().add(written).cast(), v) };
+            read += 32;
+            written += 16;
+        }
+        (read, written)
+    }
+}
+
+/// UTF-16 → UTF-8, 16 units per step: each unit (or surrogate pair, at its leading unit)
+/// is encoded into the bytes of a 32-bit lane, a 64-bit mask marks the bytes that belong
+/// to the output, and `vpcompressb` packs them.
+#[cfg(target_arch = "x86_64")]
+mod avx512 {
+    use core::arch::x86_64::*;
+
+    /// # Safety
+    /// The CPU must support AVX2, BMI2 and AVX-512 F/BW/VL/VBMI2.
+    #[target_feature(enable = "avx2,bmi2,avx512f,avx512bw,avx512vl,avx512vbmi2")]
+    pub(crate) unsafe fn bytes_to_utf8(
+        src: &[u8],
+        big_endian: bool,
+        dst: &mut [u8],
+    ) -> (usize, usize) {
+        let (s, d) = (src.as_ptr(), dst.as_mut_ptr());
+        let swap = _mm256_setr_epi8(
+            1, 0, 3, 2, 5, 4, 7, 6, 9, 8, 11, 10, 13, 12, 15, 14, 1, 0, 3, 2, 5, 4, 7, 6, 9, 8, 11,
+            10, 13, 12, 15, 14,
+        );
+        let order = |v: __m256i| {
+            if big_endian {
+                _mm256_shuffle_epi8(v, swap)
+            } else {
+                v
+            }
+        };
+        let x3f = _mm512_set1_epi32(0x3F);
+        let x80 = _mm512_set1_epi32(0x80);
+        let (mut read, mut written) = (0, 0);
+        // 17 units are looked at (the 17th completes a pair started by the 16th); up to 48
+        // bytes are written (with a masked store: exactly the bytes produced).
+        while read + 34 <= src.len() && written + 48 <= dst.len() {
+            // SAFETY: `read + 34 <= src.len()`: both 32-byte loads are in bounds.
+            let (v, next) = unsafe {
+                (
+                    order(_mm256_loadu_si256(s.add(read).cast())),
+                    order(_mm256_loadu_si256(s.add(read + 2).cast())),
+                )
+            };
+            if _mm256_testz_si256(v, _mm256_set1_epi16(0xFF80u16 as i16)) == 1 {
+                // SAFETY: `written + 48 <= dst.len()`: 16 bytes fit.
+                unsafe { _mm_storeu_si128(d.add(written).cast(), _mm256_cvtepi16_epi8(v)) };
+                read += 32;
+                written += 16;
+                continue;
+            }
+            let top6 = _mm256_set1_epi16(0xFC00u16 as i16);
+            let lead = _mm256_cmpeq_epi16_mask(
+                _mm256_and_si256(v, top6),
+                _mm256_set1_epi16(0xD800u16 as i16),
+            );
+            let trail = _mm256_cmpeq_epi16_mask(
+                _mm256_and_si256(v, top6),
+                _mm256_set1_epi16(0xDC00u16 as i16),
+            );
+            let trail_next = _mm256_cmpeq_epi16_mask(
+                _mm256_and_si256(next, top6),
+                _mm256_set1_epi16(0xDC00u16 as i16),
+            );
+            // Every leading surrogate must be followed by a trailing one and every trailing
+            // one preceded by a leading one; otherwise the scalar twin takes over.
+            if lead & !trail_next != 0 || trail & !(lead << 1) != 0 {
+                break;
+            }
+            let u = _mm512_cvtepu16_epi32(v);
+            let one = _mm256_cmplt_epu16_mask(v, _mm256_set1_epi16(0x80));
+            let two = _mm256_cmplt_epu16_mask(v, _mm256_set1_epi16(0x800)) & !one;
+            // Pairs: (lead << 10) + trail - (0xD800 << 10) - 0xDC00 + 0x10000.
+            let cp = _mm512_sub_epi32(
+                _mm512_add_epi32(_mm512_slli_epi32::<10>(u), _mm512_cvtepu16_epi32(next)),
+                _mm512_set1_epi32(0x35F_DC00),
+            );
+            let cont = |x: __m512i| _mm512_or_si512(_mm512_and_si512(x, x3f), x80);
+            let t2 = _mm512_or_si512(
+                _mm512_or_si512(_mm512_srli_epi32::<6>(u), _mm512_set1_epi32(0xC0)),
+                _mm512_slli_epi32::<8>(cont(u)),
+            );
+            let t3 = _mm512_or_si512(
+                _mm512_or_si512(_mm512_srli_epi32::<12>(u), _mm512_set1_epi32(0xE0)),
+                _mm512_or_si512(
+                    _mm512_slli_epi32::<8>(cont(_mm512_srli_epi32::<6>(u))),
+                    _mm512_slli_epi32::<16>(cont(u)),
+                ),
+            );
+            let t4 = _mm512_or_si512(
+                _mm512_or_si512(
+                    _mm512_or_si512(_mm512_srli_epi32::<18>(cp), _mm512_set1_epi32(0xF0)),
+                    _mm512_slli_epi32::<8>(cont(_mm512_srli_epi32::<12>(cp))),
+                ),
+                _mm512_or_si512(
+                    _mm512_slli_epi32::<16>(cont(_mm512_srli_epi32::<6>(cp))),
+                    _mm512_slli_epi32::<24>(cont(cp)),
+                ),
+            );
+            let mut bytes = _mm512_mask_mov_epi32(t3, two, t2);
+            bytes = _mm512_mask_mov_epi32(bytes, one, u);
+            bytes = _mm512_mask_mov_epi32(bytes, lead, t4);
+            // Bytes kept per lane: 1 always, 2nd unless ASCII, 3rd from U+0800 on (leading
+            // surrogates included), 4th for pairs; none at a trailing surrogate.
+            let (one, two, lead, trail) = (
+                u64::from(one),
+                u64::from(two),
+                u64::from(lead),
+                u64::from(trail),
+            );
+            let mut keep = 0x1111_1111_1111_1111u64
+                | _pdep_u64(!one & 0xFFFF, 0x2222_2222_2222_2222)
+                | _pdep_u64(!(one | two) & 0xFFFF, 0x4444_4444_4444_4444)
+                | _pdep_u64(lead, 0x8888_8888_8888_8888);
+            keep &= !(_pdep_u64(trail, 0x1111_1111_1111_1111) * 0xF);
+            let out = _mm512_maskz_compress_epi8(keep, bytes);
+            let n = keep.count_ones();
+            // SAFETY: `n <= 48` and `written + 48 <= dst.len()`: the masked store writes
+            // `dst[written..written + n]` only.
+            unsafe { _mm512_mask_storeu_epi8(d.add(written).cast(), (1u64 << n) - 1, out) };
+            // A pair that starts at the 16th unit took the 17th too.
+            read += 32 + 2 * ((lead >> 15) & 1) as usize;
+            written += n as usize;
+        }
+        (read, written)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::dispatch::available_kernels;
+    use super::*;
+    use alloc::vec::Vec;
+
+    /// Deliberately naive oracle: UTF-16 units to (units of the convertible prefix, its
+    /// UTF-8), with the textbook arithmetic.
+    fn naive(units: &[u16]) -> (usize, Vec<u8>) {
+        let mut out = Vec::new();
+        let mut i = 0;
+        while i < units.len() {
+            let u = u32::from(units[i]);
+            let (cp, n) = if (0xD800..0xDC00).contains(&u) {
+                match units.get(i + 1).map(|&t| u32::from(t)) {
+                    Some(t) if (0xDC00..0xE000).contains(&t) => {
+                        (0x10000 + ((u - 0xD800) << 10) + (t - 0xDC00), 2)
+                    }
+                    _ => break,
+                }
+            } else if (0xDC00..0xE000).contains(&u) {
+                break;
+            } else {
+                (u, 1)
+            };
+            if cp < 0x80 {
+                out.push(cp as u8);
+            } else if cp < 0x800 {
+                out.extend([0xC0 | (cp >> 6) as u8, 0x80 | (cp & 0x3F) as u8]);
+            } else if cp < 0x10000 {
+                out.extend([
+                    0xE0 | (cp >> 12) as u8,
+                    0x80 | ((cp >> 6) & 0x3F) as u8,
+                    0x80 | (cp & 0x3F) as u8,
+                ]);
+            } else {
+                out.extend([
+                    0xF0 | (cp >> 18) as u8,
+                    0x80 | ((cp >> 12) & 0x3F) as u8,
+                    0x80 | ((cp >> 6) & 0x3F) as u8,
+                    0x80 | (cp & 0x3F) as u8,
+                ]);
+            }
+            i += n;
+        }
+        (i, out)
+    }
+
+    fn samples() -> Vec<Vec<u16>> {
+        let pieces: &[&[u16]] = &[
+            &[0x61],
+            &[0xE9],
+            &[0x7FF],
+            &[0x800],
+            &[0x65E5],
+            &[0xFFFF],
+            &[0xD83D, 0xDE00],
+            &[0xDBFF, 0xDFFF],
+            &[0x20],
+            &[0x436],
+        ];
+        let mut out = Vec::new();
+        for seed in 0..pieces.len() {
+            let mut v = Vec::new();
+            let mut k = seed;
+            while v.len() < 120 {
+                v.extend_from_slice(pieces[k % pieces.len()]);
+                k = (k * 5 + 1) % 1013;
+            }
+            out.push(v);
+        }
+        out.push(alloc::vec![0x41; 120]);
+        out
+    }
+
+    #[test]
+    fn every_kernel_matches_the_naive_oracle() {
+        let step = if cfg!(miri) { 23 } else { 1 };
+        for k in available_kernels() {
+            for text in samples() {
+                for len in (0..text.len()).step_by(step) {
+                    for lone in [None, Some(0xD800u16), Some(0xDC00), Some(0xDBFF)] {
+                        for at in (0..=len).step_by(if lone.is_some() {
+                            step.max(1)
+                        } else {
+                            usize::MAX
+                        }) {
+                            let mut units = text[..len].to_vec();
+                            if let Some(l) = lone {
+                                units.insert(at, l);
+                            }
+                            let (n, expected) = naive(&units);
+                            for big_endian in [false, true] {
+                                let bytes: Vec<u8> = units
+                                    .iter()
+                                    .flat_map(|u| {
+                                        if big_endian {
+                                            u.to_be_bytes()
+                                        } else {
+                                            u.to_le_bytes()
+                                        }
+                                    })
+                                    .collect();
+                                for room in
+                                    [expected.len(), expected.len() + 64, expected.len() / 2]
+                                {
+                                    let mut dst = alloc::vec![0u8; room];
+                                    let (r, w) =
+                                        bytes_to_utf8_with(k, &bytes, big_endian, &mut dst);
+                                    assert!(r % 2 == 0 && r <= 2 * n, "{k:?}");
+                                    let (_, want) = naive(&units[..r / 2]);
+                                    assert_eq!(&dst[..w], &want[..], "{k:?} {len} {lone:?} {at}");
+                                    if r / 2 < n {
+                                        // Stopped for room only.
+                                        let (_, more) = naive(&units[..(r / 2 + 2).min(n)]);
+                                        let next = naive(&units[r / 2..n]).1;
+                                        let first = core::str::from_utf8(&next)
+                                            .unwrap()
+                                            .chars()
+                                            .next()
+                                            .unwrap();
+                                        assert!(
+                                            w + first.len_utf8() > room,
+                                            "{k:?} {r} {w} {room} {}",
+                                            more.len()
+                                        );
+                                    } else {
+                                        assert_eq!(r / 2, n);
+                                    }
+                                    let mut wide = alloc::vec![0u16; room];
+                                    let (r, w) =
+                                        bytes_to_units_with(k, &bytes, big_endian, &mut wide);
+                                    assert!(r % 2 == 0 && r <= 2 * n && w == r / 2);
+                                    assert_eq!(&wide[..w], &units[..w]);
+                                    if w < n {
+                                        let need = if (0xD800..0xDC00).contains(&units[w]) {
+                                            2
+                                        } else {
+                                            1
+                                        };
+                                        assert!(w + need > room);
+                                    }
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+}

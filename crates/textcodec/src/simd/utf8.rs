@@ -1,0 +1,617 @@
+//! UTF-8 validation and UTF-8 → UTF-16 conversion.
+//!
+//! Validity is the Standard's (#utf-8-decoder), which is exactly `core::str`'s: the
+//! scalar twins use `core::str::from_utf8` and the tests compare every kernel with a
+//! byte-at-a-time transcription of the Standard's decoder. Kernels find how far the input
+//! is valid; they never handle errors (the UTF-8 decoder's handler does).
+
+use super::dispatch::{kernel, Kernel};
+
+/// Length of the longest prefix of `src` that is valid UTF-8 (whole characters only).
+#[inline]
+pub(crate) fn valid_prefix_len(src: &[u8]) -> usize {
+    valid_prefix_len_with(kernel(), src)
+}
+
+pub(crate) fn valid_prefix_len_with(k: Kernel, src: &[u8]) -> usize {
+    match k {
+        // SAFETY: a `Kernel::Avx2`/`Avx512` value exists only after AVX2 was detected.
+        #[cfg(target_arch = "x86_64")]
+        Kernel::Avx2(_) | Kernel::Avx512(_) => unsafe { avx2::valid_prefix_len(src) },
+        _ => scalar::valid_prefix_len(src),
+    }
+}
+
+/// Converts valid UTF-8 to UTF-16, whole characters only, as far as `dst` has room.
+/// Returns (bytes of `src` read, units written).
+#[inline]
+pub(crate) fn to_utf16(src: &str, dst: &mut [u16]) -> (usize, usize) {
+    to_utf16_with(kernel(), src, dst)
+}
+
+pub(crate) fn to_utf16_with(k: Kernel, src: &str, dst: &mut [u16]) -> (usize, usize) {
+    match k {
+        #[cfg(target_arch = "x86_64")]
+        Kernel::Avx512(_) => {
+            let (mut read, mut written) = (0, 0);
+            loop {
+                // SAFETY: a `Kernel::Avx512` value exists only after its features were
+                // detected; `src` is a `str`, so valid UTF-8.
+                let (r, w) =
+                    unsafe { avx512::to_utf16(&src.as_bytes()[read..], &mut dst[written..]) };
+                read += r;
+                written += w;
+                // The kernel stops on a character boundary (a block with a 4-byte
+                // character, the tail, or room); the scalar twin takes the next stretch.
+                let mut end = src.len().min(read + 64);
+                while !src.is_char_boundary(end) {
+                    end -= 1;
+                }
+                let (r2, w2) = scalar::to_utf16(&src[read..end], &mut dst[written..]);
+                read += r2;
+                written += w2;
+                if read == src.len() || r + r2 == 0 || read < end {
+                    return (read, written);
+                }
+            }
+        }
+        #[cfg(target_arch = "x86_64")]
+        Kernel::Avx2(_) | Kernel::Sse2 => {
+            let mut read = 0;
+            let mut written = 0;
+            loop {
+                let n =
+                    super::ascii::widen_ascii_with(k, &src.as_bytes()[read..], &mut dst[written..]);
+                read += n;
+                written += n;
+                // Up to the next ASCII byte (a character boundary).
+                let rest = &src.as_bytes()[read..];
+                let end = read + rest.iter().position(|&b| b < 0x80).unwrap_or(rest.len());
+                let (r, w) = scalar::to_utf16(&src[read..end], &mut dst[written..]);
+                read += r;
+                written += w;
+                if read < end || read == src.len() || n + r == 0 {
+                    return (read, written);
+                }
+            }
+        }
+        _ => scalar::to_utf16(src, dst),
+    }
+}
+
+/// The portable twins.
+pub(crate) mod scalar {
+    pub(crate) fn valid_prefix_len(src: &[u8]) -> usize {
+        match core::str::from_utf8(src) {
+            Ok(_) => src.len(),
+            Err(e) => e.valid_up_to(),
+        }
+    }
+
+    pub(crate) fn to_utf16(src: &str, dst: &mut [u16]) -> (usize, usize) {
+        let mut read = 0;
+        let mut written = 0;
+        for c in src.chars() {
+            let Some(out) = dst.get_mut(written..written + c.len_utf16()) else {
+                break;
+            };
+            c.encode_utf16(out);
+            written += out.len();
+            read += c.len_utf8();
+        }
+        (read, written)
+    }
+}
+
+/// Validation with the nibble-lookup technique (three 16-entry tables indexed by the
+/// previous byte's high and low nibbles and the current byte's high nibble, whose AND
+/// flags every invalid two-byte combination; plus a check that the bytes after a 3- or
+/// 4-byte lead's second byte are continuations), 64 bytes per step, ASCII blocks skipped.
+///
+/// Every check is attributed to the position of its *current* byte, so when the blocks
+/// before offset `b` pass, every character that ends before `b` is valid. On a failing
+/// block (or at the tail) we back up to the start of the character that straddles `b`
+/// and let the scalar twin find the exact valid prefix from there.
+#[cfg(target_arch = "x86_64")]
+mod avx2 {
+    use core::arch::x86_64::*;
+
+    // Error classes: one bit each, set in all three tables for the combinations that
+    // produce them.
+    /// A lead byte followed by a non-continuation.
+    const TOO_SHORT: u8 = 1 << 0;
+    /// An ASCII byte followed by a continuation.
+    const TOO_LONG: u8 = 1 << 1;
+    /// E0 followed by 80..9F.
+    const OVERLONG_3: u8 = 1 << 2;
+    /// F4 followed by 90..BF, or F5..FF followed by 90..BF.
+    const TOO_LARGE: u8 = 1 << 3;
+    /// ED followed by A0..BF.
+    const SURROGATE: u8 = 1 << 4;
+    /// C0 or C1 followed by a continuation.
+    const OVERLONG_2: u8 = 1 << 5;
+    /// F5..FF followed by 80..8F (shares its bit with OVERLONG_4: the low-nibble table
+    /// tells them apart).
+    const TOO_LARGE_1000: u8 = 1 << 6;
+    /// F0 followed by 80..8F.
+    const OVERLONG_4: u8 = 1 << 6;
+    /// Two continuations in a row: an error unless a 3- or 4-byte lead needs them, which
+    /// the separate check cancels out (XOR).
+    const TWO_CONTS: u8 = 1 << 7;
+
+    /// Indexed by the previous byte's high nibble.
+    const PREV_HIGH: [u8; 16] = {
+        let mut t = [0u8; 16];
+        let mut i = 0;
+        while i < 8 {
+            t[i] = TOO_LONG;
+            i += 1;
+        }
+        while i < 12 {
+            t[i] = TWO_CONTS;
+            i += 1;
+        }
+        t[0xC] = TOO_SHORT | OVERLONG_2;
+        t[0xD] = TOO_SHORT;
+        t[0xE] = TOO_SHORT | OVERLONG_3 | SURROGATE;
+        t[0xF] = TOO_SHORT | TOO_LARGE | TOO_LARGE_1000 | OVERLONG_4;
+        t
+    };
+
+    /// Indexed by the previous byte's low nibble.
+    const PREV_LOW: [u8; 16] = {
+        // Classes decided by the high nibbles alone pass through.
+        const ANY: u8 = TOO_SHORT | TOO_LONG | TWO_CONTS;
+        let mut t = [ANY; 16];
+        t[0x0] = ANY | OVERLONG_3 | OVERLONG_2 | OVERLONG_4;
+        t[0x1] = ANY | OVERLONG_2;
+        t[0x4] = ANY | TOO_LARGE;
+        let mut i = 5;
+        while i < 16 {
+            t[i] = ANY | TOO_LARGE | TOO_LARGE_1000;
+            i += 1;
+        }
+        t[0xD] = ANY | TOO_LARGE | TOO_LARGE_1000 | SURROGATE;
+        t
+    };
+
+    /// Indexed by the current byte's high nibble.
+    const CUR_HIGH: [u8; 16] = {
+        let mut t = [TOO_SHORT; 16];
+        const CONT: u8 = TOO_LONG | OVERLONG_2 | TWO_CONTS;
+        t[0x8] = CONT | OVERLONG_3 | TOO_LARGE_1000 | OVERLONG_4;
+        t[0x9] = CONT | OVERLONG_3 | TOO_LARGE;
+        t[0xA] = CONT | SURROGATE | TOO_LARGE;
+        t[0xB] = CONT | SURROGATE | TOO_LARGE;
+        t
+    };
+
+    struct Tables {
+        prev_high: __m256i,
+        prev_low: __m256i,
+        cur_high: __m256i,
+        nibble: __m256i,
+        /// Per position of a block: the largest byte that does not start a character
+        /// running past the block's end (F0.. at 29, E0.. at 30, C0.. at 31).
+        incomplete_max: __m256i,
+    }
+
+    #[target_feature(enable = "avx2")]
+    fn table(t: &[u8; 16]) -> __m256i {
+        // SAFETY: `t` is 16 readable bytes.
+        _mm256_broadcastsi128_si256(unsafe { _mm_loadu_si128(t.as_ptr().cast()) })
+    }
+
+    /// The bytes of `input` shifted by N positions, the first N taken from the end of
+    /// `prev` (the previous 32 bytes of the stream).
+    #[target_feature(enable = "avx2")]
+    fn prev1(input: __m256i, prev: __m256i) -> __m256i {
+        let joined = _mm256_permute2x128_si256::<0x21>(prev, input);
+        _mm256_alignr_epi8::<15>(input, joined)
+    }
+
+    #[target_feature(enable = "avx2")]
+    fn prev2(input: __m256i, prev: __m256i) -> __m256i {
+        let joined = _mm256_permute2x128_si256::<0x21>(prev, input);
+        _mm256_alignr_epi8::<14>(input, joined)
+    }
+
+    #[target_feature(enable = "avx2")]
+    fn prev3(input: __m256i, prev: __m256i) -> __m256i {
+        let joined = _mm256_permute2x128_si256::<0x21>(prev, input);
+        _mm256_alignr_epi8::<13>(input, joined)
+    }
+
+    /// Nonzero bytes where the 32 bytes of `input` (preceded by `prev`) are invalid.
+    #[target_feature(enable = "avx2")]
+    fn block_errors(t: &Tables, input: __m256i, prev: __m256i) -> __m256i {
+        let p1 = prev1(input, prev);
+        let high = |v: __m256i| _mm256_and_si256(_mm256_srli_epi16::<4>(v), t.nibble);
+        let a = _mm256_shuffle_epi8(t.prev_high, high(p1));
+        let b = _mm256_shuffle_epi8(t.prev_low, _mm256_and_si256(p1, t.nibble));
+        let c = _mm256_shuffle_epi8(t.cur_high, high(input));
+        let special = _mm256_and_si256(_mm256_and_si256(a, b), c);
+        // Third byte of a 3- or 4-byte sequence, or fourth of a 4-byte one: must be a
+        // continuation (0x80 in the byte) — exactly where TWO_CONTS is expected.
+        let third = _mm256_subs_epu8(prev2(input, prev), _mm256_set1_epi8((0xE0 - 0x80) as i8));
+        let fourth = _mm256_subs_epu8(prev3(input, prev), _mm256_set1_epi8((0xF0 - 0x80) as i8));
+        let must_be_cont = _mm256_and_si256(
+            _mm256_or_si256(third, fourth),
+            _mm256_set1_epi8(0x80u8 as i8),
+        );
+        _mm256_xor_si256(must_be_cont, special)
+    }
+
+    /// # Safety
+    /// The CPU must support AVX2.
+    #[target_feature(enable = "avx2")]
+    pub(crate) unsafe fn valid_prefix_len(src: &[u8]) -> usize {
+        let mut incomplete_max = [0xFFu8; 32];
+        incomplete_max[29] = 0xF0 - 1;
+        incomplete_max[30] = 0xE0 - 1;
+        incomplete_max[31] = 0xC0 - 1;
+        let t = Tables {
+            prev_high: table(&PREV_HIGH),
+            prev_low: table(&PREV_LOW),
+            cur_high: table(&CUR_HIGH),
+            nibble: _mm256_set1_epi8(0x0F),
+            // SAFETY: 32 readable bytes.
+            incomplete_max: unsafe { _mm256_loadu_si256(incomplete_max.as_ptr().cast()) },
+        };
+        let p = src.as_ptr();
+        let mut prev = _mm256_setzero_si256();
+        let mut prev_incomplete = _mm256_setzero_si256();
+        let mut i = 0;
+        while i + 64 <= src.len() {
+            // SAFETY: `i + 64 <= src.len()`: both loads are in bounds.
+            let (a, b) = unsafe {
+                (
+                    _mm256_loadu_si256(p.add(i).cast()),
+                    _mm256_loadu_si256(p.add(i + 32).cast()),
+                )
+            };
+            if _mm256_movemask_epi8(_mm256_or_si256(a, b)) == 0 {
+                // ASCII: valid unless the previous block ended inside a character.
+                if _mm256_testz_si256(prev_incomplete, prev_incomplete) == 0 {
+                    break;
+                }
+            } else {
+                let errors = _mm256_or_si256(block_errors(&t, a, prev), block_errors(&t, b, a));
+                if _mm256_testz_si256(errors, errors) == 0 {
+                    break;
+                }
+                prev_incomplete = _mm256_subs_epu8(b, t.incomplete_max);
+                prev = b;
+                i += 64;
+                continue;
+            }
+            prev_incomplete = _mm256_setzero_si256();
+            prev = b;
+            i += 64;
+        }
+        // Every character ending before `i` is valid. Start the scalar twin at the first
+        // byte of the character that straddles `i` (at most three bytes back).
+        let mut start = i;
+        if i > 0 {
+            start = i - 1;
+            while start > 0 && i - start < 4 && (src[start] as i8) < -0x40 {
+                start -= 1;
+            }
+        }
+        start + super::scalar::valid_prefix_len(&src[start..])
+    }
+}
+
+/// UTF-8 → UTF-16 for input already known to be valid, 32 bytes per step with AVX-512:
+/// each byte's payload bits are combined with the one or two bytes before it, giving at
+/// the last byte of every 1-3-byte character its code point, and `vpcompressw` keeps
+/// those lanes. Blocks with a 4-byte character are left to the scalar twin.
+#[cfg(target_arch = "x86_64")]
+mod avx512 {
+    use core::arch::x86_64::*;
+
+    /// # Safety
+    /// The CPU must support AVX2, BMI2 and AVX-512 F/BW/VL/VBMI2, and `src` must be valid
+    /// UTF-8.
+    #[target_feature(enable = "avx2,bmi2,avx512f,avx512bw,avx512vl,avx512vbmi2")]
+    pub(crate) unsafe fn to_utf16(src: &[u8], dst: &mut [u16]) -> (usize, usize) {
+        // Payload mask by high nibble: ASCII 7 bits, continuation 6, 2-byte lead 5,
+        // 3-byte lead 4 (4-byte leads never reach the arithmetic).
+        const PAYLOAD: [u8; 16] = [
+            0x7F, 0x7F, 0x7F, 0x7F, 0x7F, 0x7F, 0x7F, 0x7F, 0x3F, 0x3F, 0x3F, 0x3F, 0x1F, 0x1F,
+            0x0F, 0x07,
+        ];
+        // SAFETY: 16 readable bytes.
+        let payload_table =
+            _mm256_broadcastsi128_si256(unsafe { _mm_loadu_si128(PAYLOAD.as_ptr().cast()) });
+        let nibble = _mm256_set1_epi8(0x0F);
+        // Lane j takes lane j - 1 (lane 0 takes lane 0; it is never a continuation).
+        let shift1 = _mm512_set_epi16(
+            30, 29, 28, 27, 26, 25, 24, 23, 22, 21, 20, 19, 18, 17, 16, 15, 14, 13, 12, 11, 10, 9,
+            8, 7, 6, 5, 4, 3, 2, 1, 0, 0,
+        );
+        let (s, d) = (src.as_ptr(), dst.as_mut_ptr());
+        let mut read = 0;
+        let mut written = 0;
+        // 33 bytes are looked at (the 33rd tells whether the 32nd ends a character); up to
+        // 32 units are stored.
+        while read + 33 <= src.len() && written + 32 <= dst.len() {
+            // SAFETY: `read + 33 <= src.len()`: the 32-byte load and the byte after it are
+            // in bounds.
+            let (input, next) =
+                unsafe { (_mm256_loadu_si256(s.add(read).cast()), *s.add(read + 32)) };
+            let high_bits = _mm256_movemask_epi8(input) as u32;
+            if high_bits == 0 {
+                // SAFETY: `written + 32 <= dst.len()`.
+                unsafe { _mm512_storeu_si512(d.add(written).cast(), _mm512_cvtepu8_epi16(input)) };
+                read += 32;
+                written += 32;
+                continue;
+            }
+            // 4-byte leads (F0..F4): leave to the scalar twin.
+            let f0 = _mm256_set1_epi8(0xF0u8 as i8);
+            if _mm256_movemask_epi8(_mm256_cmpeq_epi8(_mm256_max_epu8(input, f0), input)) != 0 {
+                return (read, written);
+            }
+            // Continuations are 0x80..0xBF: below -0x40 as i8.
+            let cont =
+                _mm256_movemask_epi8(_mm256_cmpgt_epi8(_mm256_set1_epi8(-0x40), input)) as u32;
+            let next_cont = u32::from((next as i8) < -0x40);
+            // Lane j ends a character when byte j + 1 is not a continuation.
+            let ends = !((cont >> 1) | (next_cont << 31));
+            let high = _mm256_and_si256(_mm256_srli_epi16::<4>(input), nibble);
+            let payload = _mm256_and_si256(input, _mm256_shuffle_epi8(payload_table, high));
+            let p0 = _mm512_cvtepu8_epi16(payload);
+            let p1 = _mm512_permutexvar_epi16(shift1, p0);
+            let p2 = _mm512_permutexvar_epi16(shift1, p1);
+            // A continuation takes the payload before it, shifted 6; a continuation after
+            // a continuation (third byte of a 3-byte character) also the one before that.
+            let cp = _mm512_or_si512(
+                p0,
+                _mm512_or_si512(
+                    _mm512_maskz_slli_epi16::<6>(cont, p1),
+                    _mm512_maskz_slli_epi16::<12>(cont & (cont << 1), p2),
+                ),
+            );
+            let units = _mm512_maskz_compress_epi16(ends, cp);
+            // SAFETY: `written + 32 <= dst.len()`.
+            unsafe { _mm512_storeu_si512(d.add(written).cast(), units) };
+            // Consume through the last character that ends in the block.
+            let last_end = 31 - ends.leading_zeros();
+            read += last_end as usize + 1;
+            written += ends.count_ones() as usize;
+        }
+        (read, written)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::dispatch::available_kernels;
+    use super::*;
+    use alloc::vec::Vec;
+
+    /// Deliberately naive oracle: the Standard's UTF-8 decoder steps, one byte at a time,
+    /// returning where the first error begins (the valid prefix).
+    fn naive_valid_prefix(src: &[u8]) -> usize {
+        let (mut needed, mut seen, mut lower, mut upper) = (0, 0, 0x80, 0xBF);
+        let mut start = 0;
+        for (i, &b) in src.iter().enumerate() {
+            if needed == 0 {
+                start = i;
+                match b {
+                    0x00..=0x7F => continue,
+                    0xC2..=0xDF => needed = 1,
+                    0xE0..=0xEF => {
+                        if b == 0xE0 {
+                            lower = 0xA0;
+                        }
+                        if b == 0xED {
+                            upper = 0x9F;
+                        }
+                        needed = 2;
+                    }
+                    0xF0..=0xF4 => {
+                        if b == 0xF0 {
+                            lower = 0x90;
+                        }
+                        if b == 0xF4 {
+                            upper = 0x8F;
+                        }
+                        needed = 3;
+                    }
+                    _ => return i,
+                }
+                continue;
+            }
+            if b < lower || b > upper {
+                return start;
+            }
+            lower = 0x80;
+            upper = 0xBF;
+            seen += 1;
+            if seen == needed {
+                needed = 0;
+                seen = 0;
+            }
+        }
+        if needed == 0 {
+            src.len()
+        } else {
+            start
+        }
+    }
+
+    /// Naive UTF-16 of valid UTF-8: the textbook bit arithmetic, one character at a time.
+    fn naive_utf16(src: &[u8]) -> Vec<u16> {
+        let mut out = Vec::new();
+        let mut i = 0;
+        while i < src.len() {
+            let b = u32::from(src[i]);
+            let (len, mut cp) = match b {
+                0..=0x7F => (1, b),
+                0xC0..=0xDF => (2, b & 0x1F),
+                0xE0..=0xEF => (3, b & 0x0F),
+                _ => (4, b & 0x07),
+            };
+            for k in 1..len {
+                cp = (cp << 6) | (u32::from(src[i + k]) & 0x3F);
+            }
+            if cp >= 0x10000 {
+                out.push((0xD800 + ((cp - 0x10000) >> 10)) as u16);
+                out.push((0xDC00 + (cp & 0x3FF)) as u16);
+            } else {
+                out.push(cp as u16);
+            }
+            i += len;
+        }
+        out
+    }
+
+    /// Texts of every character length, mixed so that characters straddle every
+    /// position of a vector.
+    fn samples() -> Vec<Vec<u8>> {
+        let pieces = [
+            "a",
+            "é",
+            "ж",
+            "€",
+            "日本",
+            "😀",
+            "\u{7FF}",
+            "\u{800}",
+            "\u{FFFF}",
+            "\u{10FFFF}",
+        ];
+        // Without 4-byte characters too: the AVX-512 conversion leaves blocks with them to
+        // the scalar twin.
+        let bmp: Vec<&str> = pieces.iter().copied().filter(|p| p.len() < 4).collect();
+        let mut out = Vec::new();
+        for pieces in [&pieces[..], &bmp[..]] {
+            for seed in 0..pieces.len() {
+                let mut s = alloc::string::String::new();
+                let mut k = seed;
+                while s.len() < 220 {
+                    s.push_str(pieces[k % pieces.len()]);
+                    k = (k * 7 + 3) % 1009;
+                }
+                out.push(s.into_bytes());
+            }
+        }
+        out.push(alloc::vec![b'x'; 220]);
+        out
+    }
+
+    /// Bytes that break UTF-8 in every way the Standard distinguishes.
+    const BAD: &[&[u8]] = &[
+        b"\x80",
+        b"\xBF",
+        b"\xC0\x80",
+        b"\xC1\xBF",
+        b"\xC2",
+        b"\xE0\x80\x80",
+        b"\xE0\x9F\xBF",
+        b"\xE1\x80",
+        b"\xED\xA0\x80",
+        b"\xED\xBF\xBF",
+        b"\xEF\xBF",
+        b"\xF0\x80\x80\x80",
+        b"\xF0\x8F\xBF\xBF",
+        b"\xF4\x90\x80\x80",
+        b"\xF5\x80\x80\x80",
+        b"\xFF",
+        b"\xF1\x80\x80",
+        b"\xF8\x88\x80\x80\x80",
+        b"\xC2\xC2",
+    ];
+
+    #[test]
+    fn validation_matches_the_naive_oracle() {
+        let (step, lens) = if cfg!(miri) { (37, 70) } else { (1, 200) };
+        for k in available_kernels() {
+            for text in samples() {
+                for len in (0..lens.min(text.len())).step_by(if cfg!(miri) { 13 } else { 1 }) {
+                    let valid = &text[..len];
+                    assert_eq!(
+                        valid_prefix_len_with(k, valid),
+                        naive_valid_prefix(valid),
+                        "{k:?} {len}"
+                    );
+                    for bad in BAD {
+                        for at in (0..=len).step_by(step) {
+                            let mut buf = valid[..at].to_vec();
+                            buf.extend_from_slice(bad);
+                            buf.extend_from_slice(&valid[at..]);
+                            assert_eq!(
+                                valid_prefix_len_with(k, &buf),
+                                naive_valid_prefix(&buf),
+                                "{k:?} {len} {at} {bad:x?}"
+                            );
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn validation_matches_the_oracle_on_every_short_sequence() {
+        if cfg!(miri) {
+            return;
+        }
+        // Every 1- and 2-byte string and a sweep of 3-/4-byte ones, after ASCII padding
+        // of every length up to two vectors so each straddles the block boundaries.
+        let interesting: Vec<u8> = (0..=255u8)
+            .filter(|b| b % 16 == 0 || b % 16 == 15 || matches!(b, 0xC1..=0xC2 | 0xDF..=0xE1 | 0xEC..=0xEE | 0xF3..=0xF5 | 0x8F..=0x90 | 0x9F..=0xA0))
+            .collect();
+        for k in available_kernels() {
+            for pad in [0usize, 29, 30, 31, 32, 33, 61, 62, 63, 64, 65] {
+                let mut buf = alloc::vec![b'.'; pad];
+                for &a in &interesting {
+                    for &b in &interesting {
+                        for &c in &[0x80u8, 0xBF, b'z'] {
+                            for &d in &[0x80u8, b'z'] {
+                                buf.truncate(pad);
+                                buf.extend_from_slice(&[a, b, c, d]);
+                                buf.extend_from_slice(&[b'.'; 70]);
+                                assert_eq!(
+                                    valid_prefix_len_with(k, &buf),
+                                    naive_valid_prefix(&buf),
+                                    "{k:?} {pad} {a:x} {b:x} {c:x} {d:x}"
+                                );
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn to_utf16_matches_the_naive_oracle() {
+        let step = if cfg!(miri) { 17 } else { 1 };
+        for k in available_kernels() {
+            for text in samples() {
+                for start in 0..4 {
+                    for end in (start..text.len()).step_by(step) {
+                        let Ok(s) = core::str::from_utf8(&text[start..end]) else {
+                            continue;
+                        };
+                        let expected = naive_utf16(s.as_bytes());
+                        for room in [expected.len(), expected.len() + 40, expected.len() / 2] {
+                            let mut dst = alloc::vec![0u16; room];
+                            let (r, w) = to_utf16_with(k, s, &mut dst);
+                            assert!(s.is_char_boundary(r));
+                            assert_eq!(&dst[..w], &naive_utf16(&s.as_bytes()[..r])[..], "{k:?}");
+                            // Stopped only for room: the next character would not fit.
+                            if r < s.len() {
+                                let c = s[r..].chars().next().unwrap();
+                                assert!(w + c.len_utf16() > room, "{k:?} {r} {w} {room}");
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
