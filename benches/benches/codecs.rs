@@ -179,7 +179,26 @@ fn verify(case: &Case) -> Vec<String> {
             case.input, e
         ));
     }
-    if !e.is_utf16() {
+    if e.is_utf16() {
+        // encoding_rs has no UTF-16 encoder: check against std's.
+        let expected: Vec<u8> = case
+            .text
+            .encode_utf16()
+            .flat_map(|u| {
+                if e == Encoding::Utf16Be {
+                    u.to_be_bytes()
+                } else {
+                    u.to_le_bytes()
+                }
+            })
+            .collect();
+        if expected != case.bytes {
+            notes.push(format!(
+                "{} {}: encoded bytes differ from std's encode_utf16",
+                case.input, e
+            ));
+        }
+    } else {
         let mut out = vec![0u8; case.text.len() * 11 + 64];
         let (_, read, written, _) = ers(e)
             .new_encoder()
