@@ -119,7 +119,7 @@ pub fn run(args: ConvertArgs, quiet: bool) -> Result<(), Failure> {
     }
 
     let destination = match output {
-        Some(target) => Destination::Atomic(AtomicFile::create(target)?),
+        Some(target) => Destination::for_path(target)?,
         None => Destination::stdout()?,
     };
     convert(&inputs, destination, &settings, &mut buffers, read_size)

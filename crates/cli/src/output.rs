@@ -37,9 +37,27 @@ pub fn install_signal_handler() {
 pub enum Destination {
     Stdout(File),
     Atomic(AtomicFile),
+    /// An existing file that is not a regular file (a device such as /dev/null, a FIFO):
+    /// written directly; renaming over it would replace the device node.
+    Direct(File, PathBuf),
 }
 
 impl Destination {
+    /// The destination for `-o target`: atomic replacement for a regular or new file,
+    /// direct writes for a device or FIFO.
+    pub fn for_path(target: &Path) -> Result<Destination, Failure> {
+        match fs::metadata(target) {
+            Ok(m) if !m.is_file() && !m.is_dir() => {
+                let file = fs::OpenOptions::new()
+                    .write(true)
+                    .open(target)
+                    .map_err(|e| Failure::io("open", &target.display().to_string(), e))?;
+                Ok(Destination::Direct(file, target.to_path_buf()))
+            }
+            _ => Ok(Destination::Atomic(AtomicFile::create(target)?)),
+        }
+    }
+
     /// stdout, as an unbuffered `File` (the converter buffers itself).
     pub fn stdout() -> Result<Destination, Failure> {
         let fd = io::stdout()
@@ -53,12 +71,13 @@ impl Destination {
         match self {
             Destination::Stdout(_) => "<stdout>".to_string(),
             Destination::Atomic(a) => a.target.display().to_string(),
+            Destination::Direct(_, p) => p.display().to_string(),
         }
     }
 
     pub fn write_all(&mut self, bytes: &[u8]) -> Result<(), Failure> {
         let result = match self {
-            Destination::Stdout(f) => f.write_all(bytes),
+            Destination::Stdout(f) | Destination::Direct(f, _) => f.write_all(bytes),
             Destination::Atomic(a) => match a.temp.as_mut() {
                 Some(t) => t.as_file_mut().write_all(bytes),
                 None => Ok(()),
@@ -73,6 +92,9 @@ impl Destination {
             Destination::Stdout(mut f) => f
                 .flush()
                 .map_err(|e| Failure::io("write to", "<stdout>", e)),
+            Destination::Direct(mut f, p) => f
+                .flush()
+                .map_err(|e| Failure::io("write to", &p.display().to_string(), e)),
             Destination::Atomic(a) => a.commit(),
         }
     }
@@ -86,13 +108,19 @@ pub struct AtomicFile {
 }
 
 impl AtomicFile {
-    /// Starts writing a replacement for `target`. An existing target's permissions (and,
-    /// where allowed, owner) are given to the new file; a new file gets 0666 less the umask.
+    /// Starts writing a replacement for `target`, which must be a regular file or not
+    /// exist. An existing target's permissions (and, where allowed, owner) are given to the
+    /// new file; a new file gets 0666 less the umask.
     pub fn create(target: &Path) -> Result<AtomicFile, Failure> {
         let resolved = fs::canonicalize(target).unwrap_or_else(|_| target.to_path_buf());
         let name = target.display().to_string();
         let existing = match fs::metadata(&resolved) {
             Ok(m) if m.is_dir() => return Err(Failure::Data(format!("{name} is a directory"))),
+            Ok(m) if !m.is_file() => {
+                return Err(Failure::Data(format!(
+                    "{name} is not a regular file; it cannot be replaced"
+                )))
+            }
             Ok(m) => Some(m),
             Err(_) => None,
         };

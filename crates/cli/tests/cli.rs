@@ -1300,3 +1300,55 @@ fn completions() {
     let o = run(&["completions", "tcsh"], b"");
     assert_eq!(code(&o), 2);
 }
+
+#[test]
+fn output_to_a_fifo_is_written_directly_not_replaced() {
+    use std::os::unix::fs::FileTypeExt;
+    let dir = tmp();
+    let fifo = dir.path().join("pipe");
+    let status = Command::new("mkfifo").arg(&fifo).status().unwrap();
+    assert!(status.success());
+    let reader = {
+        let fifo = fifo.clone();
+        std::thread::spawn(move || fs::read(fifo).unwrap())
+    };
+    let o = run(
+        &[
+            "convert",
+            "-f",
+            "latin1",
+            "-t",
+            "utf-8",
+            "-o",
+            fifo.to_str().unwrap(),
+        ],
+        b"caf\xE9",
+    );
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    assert_eq!(reader.join().unwrap(), "café".as_bytes());
+    assert!(
+        fs::metadata(&fifo).unwrap().file_type().is_fifo(),
+        "still a FIFO"
+    );
+    assert!(temp_leftovers(dir.path()).is_empty());
+    // --in-place refuses what it cannot replace.
+    let o = run(
+        &[
+            "convert",
+            "-f",
+            "latin1",
+            "-t",
+            "utf-8",
+            "--in-place",
+            fifo.to_str().unwrap(),
+        ],
+        b"",
+    );
+    assert_eq!(code(&o), 1);
+    assert!(
+        stderr(&o).contains("is not a regular file"),
+        "{}",
+        stderr(&o)
+    );
+    assert!(fs::metadata(&fifo).unwrap().file_type().is_fifo());
+}
