@@ -63,21 +63,31 @@ impl Tracker {
     }
 }
 
+/// Counts bytes matching `pred`, in blocks of 255 so that a `u8` accumulator cannot
+/// overflow; LLVM turns each block into wide byte-compare-and-add vector code.
 #[inline]
-fn count_line_feeds(bytes: &[u8]) -> u64 {
-    // Summing per 8 KiB block of u8 comparisons vectorises well.
+fn count_bytes(bytes: &[u8], pred: impl Fn(u8) -> bool + Copy) -> u64 {
     bytes
-        .chunks(8192)
-        .map(|block| block.iter().filter(|&&b| b == b'\n').count() as u64)
+        .chunks(255)
+        .map(|block| {
+            u64::from(
+                block
+                    .iter()
+                    .fold(0u8, |n, &b| n.wrapping_add(u8::from(pred(b)))),
+            )
+        })
         .sum()
 }
 
 #[inline]
+fn count_line_feeds(bytes: &[u8]) -> u64 {
+    count_bytes(bytes, |b| b == b'\n')
+}
+
+/// Characters in UTF-8: bytes that are not continuation bytes.
+#[inline]
 fn count_chars(bytes: &[u8]) -> u64 {
-    bytes
-        .chunks(8192)
-        .map(|block| block.iter().filter(|&&b| (b as i8) >= -0x40).count() as u64)
-        .sum()
+    count_bytes(bytes, |b| (b as i8) >= -0x40)
 }
 
 #[cfg(test)]
@@ -93,5 +103,15 @@ mod tests {
         assert_eq!(t.line_column_after("\n\n"), (4, 1));
         t.advance("\u{FFFD}");
         assert_eq!(t.line_column_after(""), (2, 4));
+    }
+
+    #[test]
+    fn counts_over_block_boundaries() {
+        let text = "é\n".repeat(1000);
+        assert_eq!(count_line_feeds(text.as_bytes()), 1000);
+        assert_eq!(count_chars(text.as_bytes()), 2000);
+        let mut t = Tracker::new(true);
+        t.advance(&"x".repeat(700));
+        assert_eq!(t.line_column_after("y"), (1, 702));
     }
 }
