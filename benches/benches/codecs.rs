@@ -10,7 +10,8 @@
 //!
 //! Options (after `--`): `--only SECTIONS` (comma-separated: decode8, decode16, encode,
 //! utf8, ascii, labels), `--filter TEXT` (rows whose input or encoding name contains TEXT),
-//! `--samples N` (default 11), `--sample-ms MS` (default 25), `--quick` (3 × 5 ms).
+//! `--samples N` (default 11), `--sample-ms MS` (default 25), `--quick` (3 × 5 ms),
+//! `--wall-clock` (time with `Instant` instead of the thread's CPU time).
 
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
@@ -22,8 +23,8 @@ use textcodec::{
     EncodeStatus, Encoder, Encoding,
 };
 use textcodec_bench::{
-    corpus_dir, family, fmt_rate, fmt_ratio, geomean, is_legacy, measure, measure_ns, Peer, Timing,
-    PLAN,
+    corpus_dir, family, fmt_rate, fmt_ratio, geomean, is_legacy, measure, measure_ns, Clock, Peer,
+    Timing, PLAN,
 };
 
 /// One benchmark input: bytes in `encoding` and the text they stand for.
@@ -65,6 +66,7 @@ fn parse_args() -> Options {
         timing: Timing {
             samples: 11,
             sample_time: Duration::from_millis(25),
+            clock: Clock::ThreadCpu,
         },
     };
     let mut args = std::env::args().skip(1);
@@ -83,11 +85,10 @@ fn parse_args() -> Options {
                 let ms: u64 = args.next().and_then(|v| v.parse().ok()).expect("MS");
                 options.timing.sample_time = Duration::from_millis(ms);
             }
+            "--wall-clock" => options.timing.clock = Clock::Wall,
             "--quick" => {
-                options.timing = Timing {
-                    samples: 3,
-                    sample_time: Duration::from_millis(5),
-                }
+                options.timing.samples = 3;
+                options.timing.sample_time = Duration::from_millis(5);
             }
             other => panic!("unknown argument {other:?} (see benches/benches/codecs.rs)"),
         }
@@ -596,6 +597,7 @@ fn bench_labels(timing: Timing, out: &mut String) -> [f64; 4] {
     let short = Timing {
         samples: timing.samples,
         sample_time: timing.sample_time / 10,
+        clock: timing.clock,
     };
     // Worst single label (each timed on its own).
     let mut worst = (0.0f64, "");
@@ -667,9 +669,13 @@ fn main() {
     );
     let _ = writeln!(
         out,
-        "{} samples of ≥ {} ms per peer, interleaved; medians. MB/s = 10^6 bytes of input per second.\n",
+        "{} samples of ≥ {} ms ({}) per peer, interleaved; medians. MB/s = 10^6 bytes of input per second.\n",
         timing.samples,
-        timing.sample_time.as_millis()
+        timing.sample_time.as_millis(),
+        match timing.clock {
+            Clock::ThreadCpu => "thread CPU time",
+            Clock::Wall => "wall clock",
+        }
     );
 
     eprintln!("loading corpus from {}", corpus_dir().display());

@@ -112,13 +112,26 @@ pub fn geomean(values: impl IntoIterator<Item = f64>) -> f64 {
     }
 }
 
-/// How long each sample runs at least, and how many samples are taken.
+/// Which clock times the samples.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Clock {
+    /// The CPU time of the benchmark thread (`CLOCK_THREAD_CPUTIME_ID`): time the thread
+    /// spends descheduled by other processes is not counted, which makes runs on a busy
+    /// machine usable (cache pollution by the other processes still shows).
+    ThreadCpu,
+    /// Wall-clock time (`std::time::Instant`).
+    Wall,
+}
+
+/// How long each sample runs at least, how many samples are taken, and with which clock.
 #[derive(Clone, Copy, Debug)]
 pub struct Timing {
     /// Samples per peer (the median is reported).
     pub samples: usize,
     /// Minimum duration of one sample.
     pub sample_time: Duration,
+    /// The clock.
+    pub clock: Clock,
 }
 
 /// One contender in a measurement: a name and a closure doing one whole operation over
@@ -140,12 +153,23 @@ impl<'a> Peer<'a> {
     }
 }
 
-fn time_iters(run: &mut dyn FnMut() -> usize, iters: u64) -> Duration {
-    let start = Instant::now();
-    for _ in 0..iters {
-        black_box(run());
+fn time_iters(run: &mut dyn FnMut() -> usize, iters: u64, clock: Clock) -> Duration {
+    match clock {
+        Clock::Wall => {
+            let start = Instant::now();
+            for _ in 0..iters {
+                black_box(run());
+            }
+            start.elapsed()
+        }
+        Clock::ThreadCpu => {
+            let start = cpu_time::ThreadTime::now();
+            for _ in 0..iters {
+                black_box(run());
+            }
+            start.elapsed()
+        }
     }
-    start.elapsed()
 }
 
 /// Measures every peer: a warm-up/calibration run per peer picks an iteration count that
@@ -159,7 +183,7 @@ pub fn measure(peers: &mut [Peer<'_>], input_bytes: usize, timing: Timing) -> Ve
         // Warm up and calibrate: double until a run takes a quarter of the sample time.
         let mut n = 1u64;
         loop {
-            let t = time_iters(&mut peer.run, n).as_secs_f64();
+            let t = time_iters(&mut peer.run, n, timing.clock).as_secs_f64();
             if t >= target / 4.0 || n >= 1 << 40 {
                 let per_iter = t / n as f64;
                 iters.push(((target / per_iter.max(1e-12)).ceil() as u64).max(1));
@@ -171,7 +195,7 @@ pub fn measure(peers: &mut [Peer<'_>], input_bytes: usize, timing: Timing) -> Ve
     let mut rates = vec![Vec::with_capacity(timing.samples); peers.len()];
     for _ in 0..timing.samples {
         for (i, peer) in peers.iter_mut().enumerate() {
-            let t = time_iters(&mut peer.run, iters[i]).as_secs_f64();
+            let t = time_iters(&mut peer.run, iters[i], timing.clock).as_secs_f64();
             rates[i].push(input_bytes as f64 * iters[i] as f64 / t / 1e6);
         }
     }
@@ -237,6 +261,7 @@ mod tests {
         let timing = Timing {
             samples: 3,
             sample_time: Duration::from_micros(200),
+            clock: Clock::ThreadCpu,
         };
         let data = vec![1u8; 1000];
         let mut peers = [Peer::new("sum", || data.iter().map(|&b| b as usize).sum())];
