@@ -28,17 +28,24 @@ function loadText(file) {
   return { text, source: 'synthetic (bench-corpus missing)' };
 }
 
+// Time is the process's CPU time (user + system, all threads), not wall-clock time: the
+// machines this runs on are shared, and CPU time is far less sensitive to other load.
+function cpuMs() {
+  const { user, system } = process.cpuUsage();
+  return (user + system) / 1e3;
+}
+
 function measure(fn, bytes) {
   for (let i = 0; i < 5; i++) fn(); // warm up
   let best = Infinity;
   for (let round = 0; round < ROUNDS; round++) {
     let iterations = 0;
-    const start = process.hrtime.bigint();
+    const start = cpuMs();
     let elapsed = 0;
     do {
       fn();
       iterations++;
-      elapsed = Number(process.hrtime.bigint() - start) / 1e6;
+      elapsed = cpuMs() - start;
     } while (elapsed < TIME_MS / ROUNDS);
     best = Math.min(best, elapsed / iterations);
   }

@@ -59,19 +59,48 @@ impl napi::bindgen_prelude::TypeName for Uint8ArrayOut<'_> {
     }
 }
 
-/// A decoded string on its way to JavaScript. V8 builds a string from ASCII bytes with a
-/// plain copy, but decoding general UTF-8 costs it more than taking UTF-16 code units, so
-/// non-ASCII text is handed over as UTF-16.
+/// A decoded string on its way to JavaScript. V8 stores strings either as Latin-1 bytes or
+/// as UTF-16 code units, and builds either with a plain copy; decoding UTF-8 costs it more.
+/// So text whose characters are all below U+0100 is handed over as Latin-1, anything else
+/// as UTF-16.
 pub struct JsText(String);
+
+/// The Latin-1 bytes of `s` (borrowed when it is ASCII), or `None` if it has a character
+/// above U+00FF.
+fn latin1(s: &str) -> Option<std::borrow::Cow<'_, [u8]>> {
+    if s.is_ascii() {
+        return Some(std::borrow::Cow::Borrowed(s.as_bytes()));
+    }
+    let mut out = Vec::with_capacity(s.len());
+    for c in s.chars() {
+        out.push(u8::try_from(u32::from(c)).ok()?);
+    }
+    Some(std::borrow::Cow::Owned(out))
+}
 
 impl napi::bindgen_prelude::ToNapiValue for JsText {
     unsafe fn to_napi_value(env: napi::sys::napi_env, val: Self) -> Result<napi::sys::napi_value> {
-        if val.0.is_ascii() {
-            // SAFETY: forwarding to napi-rs's own conversion with the same env.
-            unsafe { String::to_napi_value(env, val.0) }
+        if let Some(bytes) = latin1(&val.0) {
+            let mut value = std::ptr::null_mut();
+            // SAFETY: `bytes` is a live buffer of exactly `bytes.len()` bytes; V8 copies it.
+            let status = unsafe {
+                napi::sys::napi_create_string_latin1(
+                    env,
+                    bytes.as_ptr().cast(),
+                    bytes.len() as isize,
+                    &mut value,
+                )
+            };
+            if status != napi::sys::Status::napi_ok {
+                return Err(Error::new(
+                    Status::GenericFailure,
+                    "creating a string failed",
+                ));
+            }
+            Ok(value)
         } else {
             let units: Vec<u16> = val.0.encode_utf16().collect();
-            // SAFETY: as above.
+            // SAFETY: forwarding to napi-rs's own conversion with the same env.
             unsafe { Utf16String::to_napi_value(env, Utf16String::from(units)) }
         }
     }

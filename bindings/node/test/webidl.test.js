@@ -132,3 +132,18 @@ test('ESM import gets named exports', async () => {
   assert.equal(m.TextEncoderStream, TextEncoderStream);
   assert.equal(m.default.TextEncoder, TextEncoder);
 });
+
+test('[Exposed=*]: the module loads and works in worker threads', async () => {
+  const { Worker } = require('node:worker_threads');
+  const source = `
+    const { parentPort } = require('node:worker_threads');
+    const t = require(${JSON.stringify(require.resolve('..'))});
+    parentPort.postMessage([
+      new t.TextDecoder('sjis').decode(new Uint8Array([0x82, 0xA0])),
+      [...new t.TextEncoder().encode('é')],
+    ]);`;
+  const worker = new Worker(source, { eval: true });
+  const [message] = await require('node:events').once(worker, 'message');
+  await worker.terminate();
+  assert.deepEqual(message, ['あ', [0xC3, 0xA9]]);
+});
