@@ -241,9 +241,10 @@ fn convert(
     progress.finish();
     if let Some(first) = &sink.first_unmappable {
         let n = sink.unmappables;
-        let (plural, written) = match settings.encode_errors {
-            EncodeErrors::Html => (if n == 1 { "" } else { "s" }, "&#NNNN;"),
-            _ => (if n == 1 { "" } else { "s" }, "?"),
+        let plural = if n == 1 { "" } else { "s" };
+        let written = match settings.encode_errors {
+            EncodeErrors::Html => "HTML character references (&#NNNN;)",
+            _ => "\"?\"",
         };
         warn(
             settings.quiet,

@@ -496,7 +496,7 @@ fn encode_errors_html_matches_the_standards_encode() {
     );
     assert_eq!(o.stdout, b"x&#9731;&#128169;");
     assert!(
-        stderr(&o).contains("2 characters not in windows-1252 written as &#NNNN;; the first: <stdin>: U+2603 '☃' at line 1, column 2"),
+        stderr(&o).contains("2 characters not in windows-1252 written as HTML character references (&#NNNN;); the first: <stdin>: U+2603 '☃' at line 1, column 2"),
         "{}",
         stderr(&o)
     );
