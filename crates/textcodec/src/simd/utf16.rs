@@ -258,9 +258,11 @@ mod avx2 {
     }
 }
 
-/// UTF-16 → UTF-8, 16 units per step: each unit (or surrogate pair, at its leading unit)
-/// is encoded into the bytes of a 32-bit lane, a 64-bit mask marks the bytes that belong
-/// to the output, and `vpcompressb` packs them.
+/// UTF-16 → UTF-8 in windows of 16 units with AVX-512: each unit is encoded into the bytes
+/// of a 32-bit lane (a surrogate pair at its trailing unit, which also gets the unit
+/// before it from a load one unit back, so pairs that straddle windows need no carry); a
+/// 64-bit mask marks the bytes that belong to the output and `vpcompressb` packs them.
+/// Windows advance by a fixed 16 units.
 #[cfg(target_arch = "x86_64")]
 mod avx512 {
     use core::arch::x86_64::*;
@@ -285,42 +287,54 @@ mod avx512 {
                 v
             }
         };
+        let top6 = _mm256_set1_epi16(0xFC00u16 as i16);
+        let is_lead = |v: __m256i| {
+            _mm256_cmpeq_epi16_mask(
+                _mm256_and_si256(v, top6),
+                _mm256_set1_epi16(0xD800u16 as i16),
+            )
+        };
+        let is_trail = |v: __m256i| {
+            _mm256_cmpeq_epi16_mask(
+                _mm256_and_si256(v, top6),
+                _mm256_set1_epi16(0xDC00u16 as i16),
+            )
+        };
         let x3f = _mm512_set1_epi32(0x3F);
         let x80 = _mm512_set1_epi32(0x80);
-        let (mut read, mut written) = (0, 0);
-        // 17 units are looked at (the 17th completes a pair started by the 16th); up to 48
-        // bytes are written (with a masked store: exactly the bytes produced).
-        while read + 34 <= src.len() && written + 48 <= dst.len() {
-            // SAFETY: `read + 34 <= src.len()`: both 32-byte loads are in bounds.
-            let (v, next) = unsafe {
-                (
-                    order(_mm256_loadu_si256(s.add(read).cast())),
-                    order(_mm256_loadu_si256(s.add(read + 2).cast())),
-                )
-            };
-            if _mm256_testz_si256(v, _mm256_set1_epi16(0xFF80u16 as i16)) == 1 {
+        let cont = |x: __m512i| _mm512_or_si512(_mm512_and_si512(x, x3f), x80);
+        let (mut i, mut read, mut written) = (0, 0, 0);
+        // Whether the unit before the window is a leading surrogate (its pair, and so its
+        // output, is the window's first unit).
+        let mut pending_lead = false;
+        // Up to 48 bytes are written, with a masked store: exactly the bytes produced.
+        while i + 32 <= src.len() && written + 48 <= dst.len() {
+            // SAFETY: `i + 32 <= src.len()`.
+            let v = order(unsafe { _mm256_loadu_si256(s.add(i).cast()) });
+            if !pending_lead && _mm256_testz_si256(v, _mm256_set1_epi16(0xFF80u16 as i16)) == 1 {
                 // SAFETY: `written + 48 <= dst.len()`: 16 bytes fit.
                 unsafe { _mm_storeu_si128(d.add(written).cast(), _mm256_cvtepi16_epi8(v)) };
-                read += 32;
+                i += 32;
+                read = i;
                 written += 16;
                 continue;
             }
-            let top6 = _mm256_set1_epi16(0xFC00u16 as i16);
-            let lead = _mm256_cmpeq_epi16_mask(
-                _mm256_and_si256(v, top6),
-                _mm256_set1_epi16(0xD800u16 as i16),
-            );
-            let trail = _mm256_cmpeq_epi16_mask(
-                _mm256_and_si256(v, top6),
-                _mm256_set1_epi16(0xDC00u16 as i16),
-            );
-            let trail_next = _mm256_cmpeq_epi16_mask(
-                _mm256_and_si256(next, top6),
-                _mm256_set1_epi16(0xDC00u16 as i16),
-            );
-            // Every leading surrogate must be followed by a trailing one and every trailing
-            // one preceded by a leading one; otherwise the scalar twin takes over.
-            if lead & !trail_next != 0 || trail & !(lead << 1) != 0 {
+            let before = if i >= 2 {
+                // SAFETY: `2 <= i` and `i + 32 <= src.len()`.
+                order(unsafe { _mm256_loadu_si256(s.add(i - 2).cast()) })
+            } else {
+                // Only the first window (i == 0): no unit before it.
+                let mut buf = [0u8; 32];
+                buf[2..].copy_from_slice(&src[..30]);
+                // SAFETY: 32 readable bytes.
+                order(unsafe { _mm256_loadu_si256(buf.as_ptr().cast()) })
+            };
+            let lead = is_lead(v);
+            let trail = is_trail(v);
+            // Every trailing surrogate must follow a leading one and every leading one
+            // (the one before the window included) precede a trailing one; otherwise the
+            // scalar twin takes over where the last character ended.
+            if trail != is_lead(before) {
                 break;
             }
             let u = _mm512_cvtepu16_epi32(v);
@@ -328,10 +342,9 @@ mod avx512 {
             let two = _mm256_cmplt_epu16_mask(v, _mm256_set1_epi16(0x800)) & !one;
             // Pairs: (lead << 10) + trail - (0xD800 << 10) - 0xDC00 + 0x10000.
             let cp = _mm512_sub_epi32(
-                _mm512_add_epi32(_mm512_slli_epi32::<10>(u), _mm512_cvtepu16_epi32(next)),
+                _mm512_add_epi32(_mm512_slli_epi32::<10>(_mm512_cvtepu16_epi32(before)), u),
                 _mm512_set1_epi32(0x35F_DC00),
             );
-            let cont = |x: __m512i| _mm512_or_si512(_mm512_and_si512(x, x3f), x80);
             let t2 = _mm512_or_si512(
                 _mm512_or_si512(_mm512_srli_epi32::<6>(u), _mm512_set1_epi32(0xC0)),
                 _mm512_slli_epi32::<8>(cont(u)),
@@ -343,22 +356,25 @@ mod avx512 {
                     _mm512_slli_epi32::<16>(cont(u)),
                 ),
             );
-            let t4 = _mm512_or_si512(
-                _mm512_or_si512(
-                    _mm512_or_si512(_mm512_srli_epi32::<18>(cp), _mm512_set1_epi32(0xF0)),
-                    _mm512_slli_epi32::<8>(cont(_mm512_srli_epi32::<12>(cp))),
-                ),
-                _mm512_or_si512(
-                    _mm512_slli_epi32::<16>(cont(_mm512_srli_epi32::<6>(cp))),
-                    _mm512_slli_epi32::<24>(cont(cp)),
-                ),
-            );
             let mut bytes = _mm512_mask_mov_epi32(t3, two, t2);
             bytes = _mm512_mask_mov_epi32(bytes, one, u);
-            bytes = _mm512_mask_mov_epi32(bytes, lead, t4);
-            // Bytes kept per lane: 1 always, 2nd unless ASCII, 3rd from U+0800 on (leading
-            // surrogates included), 4th for pairs; none at a trailing surrogate.
-            let (one, two, lead, trail) = (
+            if trail != 0 {
+                let t4 = _mm512_or_si512(
+                    _mm512_or_si512(
+                        _mm512_or_si512(_mm512_srli_epi32::<18>(cp), _mm512_set1_epi32(0xF0)),
+                        _mm512_slli_epi32::<8>(cont(_mm512_srli_epi32::<12>(cp))),
+                    ),
+                    _mm512_or_si512(
+                        _mm512_slli_epi32::<16>(cont(_mm512_srli_epi32::<6>(cp))),
+                        _mm512_slli_epi32::<24>(cont(cp)),
+                    ),
+                );
+                bytes = _mm512_mask_mov_epi32(bytes, trail, t4);
+            }
+            // Bytes kept per lane: the 1st always, the 2nd unless ASCII, the 3rd from
+            // U+0800 on (surrogates included), the 4th for pairs; none at a leading
+            // surrogate.
+            let (one, two, lead64, trail64) = (
                 u64::from(one),
                 u64::from(two),
                 u64::from(lead),
@@ -367,16 +383,18 @@ mod avx512 {
             let mut keep = 0x1111_1111_1111_1111u64
                 | _pdep_u64(!one & 0xFFFF, 0x2222_2222_2222_2222)
                 | _pdep_u64(!(one | two) & 0xFFFF, 0x4444_4444_4444_4444)
-                | _pdep_u64(lead, 0x8888_8888_8888_8888);
-            keep &= !(_pdep_u64(trail, 0x1111_1111_1111_1111) * 0xF);
+                | _pdep_u64(trail64, 0x8888_8888_8888_8888);
+            keep &= !(_pdep_u64(lead64, 0x1111_1111_1111_1111) * 0xF);
             let out = _mm512_maskz_compress_epi8(keep, bytes);
             let n = keep.count_ones();
             // SAFETY: `n <= 48` and `written + 48 <= dst.len()`: the masked store writes
             // `dst[written..written + n]` only.
             unsafe { _mm512_mask_storeu_epi8(d.add(written).cast(), (1u64 << n) - 1, out) };
-            // A pair that starts at the 16th unit took the 17th too.
-            read += 32 + 2 * ((lead >> 15) & 1) as usize;
             written += n as usize;
+            pending_lead = lead >> 15 != 0;
+            i += 32;
+            // A leading surrogate in the last lane belongs to the next window's output.
+            read = if pending_lead { i - 2 } else { i };
         }
         (read, written)
     }

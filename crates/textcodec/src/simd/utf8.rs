@@ -302,10 +302,16 @@ mod avx2 {
     }
 }
 
-/// UTF-8 → UTF-16 for input already known to be valid, 32 bytes per step with AVX-512:
-/// each byte's payload bits are combined with the one or two bytes before it, giving at
-/// the last byte of every 1-3-byte character its code point, and `vpcompressw` keeps
-/// those lanes. Blocks with a 4-byte character are left to the scalar twin.
+/// UTF-8 → UTF-16 for input already known to be valid, in 32-byte windows with AVX-512.
+///
+/// Lane j of a window gets the code point of the character whose last byte is j: its
+/// payload bits combined with those of the one or two bytes before it (loaded from j-1
+/// and j-2, so characters that straddle windows need no carry). A 4-byte character gives
+/// its high surrogate at its third byte and its low surrogate at its last. `vpcompressw`
+/// keeps the lanes that end a character (the next byte is not a continuation) and the
+/// high-surrogate lanes. Windows advance by a fixed 32 bytes, so the only loop-carried
+/// work is the output count; when a 4-byte character's third byte is the window's last,
+/// the next window starts at that character instead.
 #[cfg(target_arch = "x86_64")]
 mod avx512 {
     use core::arch::x86_64::*;
@@ -316,7 +322,7 @@ mod avx512 {
     #[target_feature(enable = "avx2,bmi2,avx512f,avx512bw,avx512vl,avx512vbmi2")]
     pub(crate) unsafe fn to_utf16(src: &[u8], dst: &mut [u16]) -> (usize, usize) {
         // Payload mask by high nibble: ASCII 7 bits, continuation 6, 2-byte lead 5,
-        // 3-byte lead 4 (4-byte leads never reach the arithmetic).
+        // 3-byte lead 4, 4-byte lead 3.
         const PAYLOAD: [u8; 16] = [
             0x7F, 0x7F, 0x7F, 0x7F, 0x7F, 0x7F, 0x7F, 0x7F, 0x3F, 0x3F, 0x3F, 0x3F, 0x1F, 0x1F,
             0x0F, 0x07,
@@ -325,61 +331,119 @@ mod avx512 {
         let payload_table =
             _mm256_broadcastsi128_si256(unsafe { _mm_loadu_si128(PAYLOAD.as_ptr().cast()) });
         let nibble = _mm256_set1_epi8(0x0F);
-        // Lane j takes lane j - 1 (lane 0 takes lane 0; it is never a continuation).
-        let shift1 = _mm512_set_epi16(
-            30, 29, 28, 27, 26, 25, 24, 23, 22, 21, 20, 19, 18, 17, 16, 15, 14, 13, 12, 11, 10, 9,
-            8, 7, 6, 5, 4, 3, 2, 1, 0, 0,
-        );
+        let f0 = _mm256_set1_epi8(0xF0u8 as i8);
+        let below_c0 = _mm256_set1_epi8(-0x40);
+        let payload = |v: __m256i| {
+            let high = _mm256_and_si256(_mm256_srli_epi16::<4>(v), nibble);
+            _mm512_cvtepu8_epi16(_mm256_and_si256(
+                v,
+                _mm256_shuffle_epi8(payload_table, high),
+            ))
+        };
+        // Continuations are 0x80..0xBF: below -0x40 as i8.
+        let cont = |v: __m256i| _mm256_movemask_epi8(_mm256_cmpgt_epi8(below_c0, v)) as u32;
+        let lead4 =
+            |v: __m256i| _mm256_movemask_epi8(_mm256_cmpeq_epi8(_mm256_max_epu8(v, f0), v)) as u32;
         let (s, d) = (src.as_ptr(), dst.as_mut_ptr());
-        let mut read = 0;
-        let mut written = 0;
-        // 33 bytes are looked at (the 33rd tells whether the 32nd ends a character); up to
-        // 32 units are stored.
-        while read + 33 <= src.len() && written + 32 <= dst.len() {
-            // SAFETY: `read + 33 <= src.len()`: the 32-byte load and the byte after it are
-            // in bounds.
-            let (input, next) =
-                unsafe { (_mm256_loadu_si256(s.add(read).cast()), *s.add(read + 32)) };
-            let high_bits = _mm256_movemask_epi8(input) as u32;
-            if high_bits == 0 {
+        let (mut i, mut read, mut written) = (0, 0, 0);
+        // Bytes i-3..=i+32 are looked at (those before the start count as NUL); up to 32
+        // units are stored.
+        while i + 33 <= src.len() && written + 32 <= dst.len() {
+            // SAFETY: `i + 33 <= src.len()`: the loads at `i` and `i + 1` are in bounds.
+            let (input, next) = unsafe {
+                (
+                    _mm256_loadu_si256(s.add(i).cast()),
+                    _mm256_loadu_si256(s.add(i + 1).cast()),
+                )
+            };
+            if _mm256_movemask_epi8(input) == 0 {
+                // All ASCII (so the window starts and ends on character boundaries).
                 // SAFETY: `written + 32 <= dst.len()`.
                 unsafe { _mm512_storeu_si512(d.add(written).cast(), _mm512_cvtepu8_epi16(input)) };
-                read += 32;
+                i += 32;
+                read = i;
                 written += 32;
                 continue;
             }
-            // 4-byte leads (F0..F4): leave to the scalar twin.
-            let f0 = _mm256_set1_epi8(0xF0u8 as i8);
-            if _mm256_movemask_epi8(_mm256_cmpeq_epi8(_mm256_max_epu8(input, f0), input)) != 0 {
-                return (read, written);
-            }
-            // Continuations are 0x80..0xBF: below -0x40 as i8.
-            let cont =
-                _mm256_movemask_epi8(_mm256_cmpgt_epi8(_mm256_set1_epi8(-0x40), input)) as u32;
-            let next_cont = u32::from((next as i8) < -0x40);
+            let (back1, back2, back3) = if i >= 3 {
+                // SAFETY: `3 <= i` and `i + 32 <= src.len()`: the loads are in bounds.
+                unsafe {
+                    (
+                        _mm256_loadu_si256(s.add(i - 1).cast()),
+                        _mm256_loadu_si256(s.add(i - 2).cast()),
+                        _mm256_loadu_si256(s.add(i - 3).cast()),
+                    )
+                }
+            } else {
+                // Only the first window (i == 0): NUL before the start.
+                let mut buf = [0u8; 35];
+                buf[3..].copy_from_slice(&src[i..i + 32]);
+                // SAFETY: each load reads 32 of the 35 bytes of `buf`.
+                unsafe {
+                    (
+                        _mm256_loadu_si256(buf.as_ptr().add(2).cast()),
+                        _mm256_loadu_si256(buf.as_ptr().add(1).cast()),
+                        _mm256_loadu_si256(buf.as_ptr().cast()),
+                    )
+                }
+            };
+            let c0 = cont(input);
+            let c1 = cont(back1);
             // Lane j ends a character when byte j + 1 is not a continuation.
-            let ends = !((cont >> 1) | (next_cont << 31));
-            let high = _mm256_and_si256(_mm256_srli_epi16::<4>(input), nibble);
-            let payload = _mm256_and_si256(input, _mm256_shuffle_epi8(payload_table, high));
-            let p0 = _mm512_cvtepu8_epi16(payload);
-            let p1 = _mm512_permutexvar_epi16(shift1, p0);
-            let p2 = _mm512_permutexvar_epi16(shift1, p1);
-            // A continuation takes the payload before it, shifted 6; a continuation after
-            // a continuation (third byte of a 3-byte character) also the one before that.
-            let cp = _mm512_or_si512(
+            let ends = !cont(next);
+            let (p0, p1, p2) = (payload(input), payload(back1), payload(back2));
+            // A continuation takes the payload before it, shifted 6; the third byte of a
+            // 3-byte character also the one before that, shifted 12.
+            let mut cp = _mm512_or_si512(
                 p0,
                 _mm512_or_si512(
-                    _mm512_maskz_slli_epi16::<6>(cont, p1),
-                    _mm512_maskz_slli_epi16::<12>(cont & (cont << 1), p2),
+                    _mm512_maskz_slli_epi16::<6>(c0, p1),
+                    _mm512_maskz_slli_epi16::<12>(c0 & c1, p2),
                 ),
             );
-            let units = _mm512_maskz_compress_epi16(ends, cp);
+            let mut keep = ends;
+            let (third, fourth) = (lead4(back2), lead4(back3));
+            if third | fourth != 0 {
+                // High surrogate at the third byte: 0xD800 + (code point >> 10) - 0x40.
+                let high = _mm512_add_epi16(
+                    _mm512_or_si512(
+                        _mm512_or_si512(_mm512_slli_epi16::<8>(p2), _mm512_slli_epi16::<2>(p1)),
+                        _mm512_srli_epi16::<4>(p0),
+                    ),
+                    _mm512_set1_epi16(0xD7C0u16 as i16),
+                );
+                // Low surrogate at the fourth: 0xDC00 + the low 10 bits.
+                let low = _mm512_or_si512(
+                    _mm512_or_si512(
+                        _mm512_slli_epi16::<6>(_mm512_and_si512(p1, _mm512_set1_epi16(0x0F))),
+                        p0,
+                    ),
+                    _mm512_set1_epi16(0xDC00u16 as i16),
+                );
+                cp = _mm512_mask_mov_epi16(cp, third, high);
+                cp = _mm512_mask_mov_epi16(cp, fourth, low);
+                keep |= third;
+                if third >> 31 != 0 {
+                    // The character's last byte is in the next window: start that window
+                    // at the character (its lead is byte 29) so both halves go together.
+                    keep &= !(1 << 31);
+                    let units = _mm512_maskz_compress_epi16(keep, cp);
+                    // SAFETY: `written + 32 <= dst.len()`.
+                    unsafe { _mm512_storeu_si512(d.add(written).cast(), units) };
+                    written += keep.count_ones() as usize;
+                    i += 29;
+                    read = i;
+                    continue;
+                }
+            }
+            let units = _mm512_maskz_compress_epi16(keep, cp);
             // SAFETY: `written + 32 <= dst.len()`.
             unsafe { _mm512_storeu_si512(d.add(written).cast(), units) };
-            // Consume through the last character that ends in the block.
-            let last_end = 31 - ends.leading_zeros();
-            read += last_end as usize + 1;
-            written += ends.count_ones() as usize;
+            written += keep.count_ones() as usize;
+            // Characters that end in this window are done; one that straddles its end is
+            // finished by the next window (or left to the caller).
+            read = i + 32 - ends.leading_zeros() as usize;
+            i += 32;
         }
         (read, written)
     }
@@ -582,6 +646,26 @@ mod tests {
                             }
                         }
                     }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn to_utf16_handles_characters_straddling_every_window_position() {
+        let pads = if cfg!(miri) { 0..3 } else { 0..70 };
+        for k in available_kernels() {
+            for pad in pads.clone() {
+                for piece in ["é", "€", "😀"] {
+                    let mut s = alloc::string::String::from("a").repeat(pad);
+                    while s.len() < pad + 100 {
+                        s.push_str(piece);
+                    }
+                    s.push_str(&"b".repeat(40));
+                    let expected = naive_utf16(s.as_bytes());
+                    let mut dst = alloc::vec![0u16; expected.len() + 32];
+                    let (r, w) = to_utf16_with(k, &s, &mut dst);
+                    assert_eq!((r, &dst[..w]), (s.len(), &expected[..]), "{k:?} {pad} {piece}");
                 }
             }
         }
