@@ -402,7 +402,7 @@ fn shift_jis_every_code_point() {
     for (p, c) in crate::index::all::jis0208().filter(|e| (8272..=8835).contains(&e.0)) {
         let ch = char::from_u32(u32::from(c)).unwrap();
         let sjis = r::index_pointer(r::Index::ShiftJis, u32::from(c));
-        assert!(sjis.map_or(true, |s| !(8272..=8835).contains(&s)), "{p}");
+        assert!(sjis.is_none_or(|s| !(8272..=8835).contains(&s)), "{p}");
         if let Ok(bytes) = r::encode_one(Encoding::ShiftJis, ch) {
             round_trips(Encoding::ShiftJis, &bytes, ch);
             rerouted += 1;

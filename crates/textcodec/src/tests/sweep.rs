@@ -213,7 +213,7 @@ fn ascii_padding_before_and_after_every_alignment() {
                 let after = (before * 7 + 3) % 65;
                 let mut input = std::vec![b'a'; before];
                 input.extend_from_slice(seq);
-                input.extend(core::iter::repeat(b'z').take(after));
+                input.extend(core::iter::repeat_n(b'z', after));
                 check_quickly(encoding, &input);
                 count += 1;
             }
