@@ -48,6 +48,15 @@ pub fn run(args: ConvertArgs, quiet: bool) -> Result<(), Failure> {
                 "--in-place needs input files, not stdin".to_string(),
             ));
         }
+        // Converting a file twice would convert the converted text again.
+        for (i, id) in identities.iter().enumerate() {
+            if id.is_some() && identities[..i].contains(id) {
+                return Err(Failure::Usage(format!(
+                    "--in-place: {} is given more than once",
+                    inputs[i].name()
+                )));
+            }
+        }
     } else if let Some(target) = output {
         let target_id = std::fs::metadata(target)
             .ok()

@@ -128,6 +128,8 @@ impl AtomicFile {
             Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
             _ => PathBuf::from("."),
         };
+        // Hold the lock while creating, so the signal handler knows every file that exists.
+        let mut pending = PENDING_TEMP.lock().ok();
         let temp = tempfile::Builder::new()
             .prefix(".textcodec-")
             .suffix(".tmp")
@@ -136,9 +138,10 @@ impl AtomicFile {
             .map_err(|e| {
                 Failure::io("create a temporary file in", &dir.display().to_string(), e)
             })?;
-        if let Ok(mut pending) = PENDING_TEMP.lock() {
-            *pending = Some(temp.path().to_path_buf());
+        if let Some(p) = pending.as_mut() {
+            **p = Some(temp.path().to_path_buf());
         }
+        drop(pending);
         if let Some(m) = existing {
             let file = temp.as_file();
             let _ = std::os::unix::fs::fchown(file, Some(m.uid()), Some(m.gid()));

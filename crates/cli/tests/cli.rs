@@ -1352,3 +1352,76 @@ fn output_to_a_fifo_is_written_directly_not_replaced() {
     );
     assert!(fs::metadata(&fifo).unwrap().file_type().is_fifo());
 }
+
+#[test]
+fn in_place_refuses_the_same_file_twice() {
+    let dir = tmp();
+    let a = write(dir.path(), "a.txt", b"caf\xE9");
+    let same = format!("{}/./a.txt", dir.path().display());
+    let o = run(
+        &[
+            "convert",
+            "-f",
+            "latin1",
+            "-t",
+            "utf-8",
+            "--in-place",
+            a.to_str().unwrap(),
+            &same,
+        ],
+        b"",
+    );
+    assert_eq!(code(&o), 2);
+    assert!(
+        stderr(&o).contains("given more than once"),
+        "{}",
+        stderr(&o)
+    );
+    assert_eq!(fs::read(&a).unwrap(), b"caf\xE9");
+}
+
+#[test]
+fn interrupt_removes_the_temporary_file_and_keeps_the_target() {
+    let dir = tmp();
+    let out = write(dir.path(), "out.txt", b"precious");
+    let mut child = bin()
+        .args([
+            "convert",
+            "-f",
+            "latin1",
+            "-t",
+            "utf-8",
+            "-o",
+            out.to_str().unwrap(),
+        ])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    stdin
+        .write_all(b"some text, then the writer stalls")
+        .unwrap();
+    // Wait for the temporary file: the converter is now blocked reading stdin.
+    let start = std::time::Instant::now();
+    while temp_leftovers(dir.path()).is_empty() {
+        assert!(start.elapsed().as_secs() < 10, "no temporary file appeared");
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    let status = Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(status.success());
+    let o = child.wait_with_output().unwrap();
+    drop(stdin);
+    assert_eq!(code(&o), 130, "{}", stderr(&o));
+    assert!(stderr(&o).contains("interrupted"));
+    assert_eq!(fs::read(&out).unwrap(), b"precious");
+    assert!(
+        temp_leftovers(dir.path()).is_empty(),
+        "{:?}",
+        temp_leftovers(dir.path())
+    );
+}
