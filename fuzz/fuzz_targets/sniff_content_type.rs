@@ -9,7 +9,10 @@ fuzz_target!(|data: &[u8]| {
         // Serialization yields code points <= U+00FF: isomorphic-encode it back to bytes.
         let bytes: Vec<u8> = mime.to_string().chars().map(|c| c as u32 as u8).collect();
         assert_eq!(MimeType::parse(&bytes).as_ref(), Some(&mime));
-        assert_eq!(mime.essence(), format!("{}/{}", mime.type_(), mime.subtype()));
+        assert_eq!(
+            mime.essence(),
+            format!("{}/{}", mime.type_(), mime.subtype())
+        );
     }
     let extracted = MimeType::extract(data);
     assert_eq!(

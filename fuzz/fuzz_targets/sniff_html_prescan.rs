@@ -20,7 +20,10 @@ fuzz_target!(|data: &[u8]| {
     }
     if let Some(p) = result {
         assert!(p.offset < PRESCAN_LIMIT);
-        if matches!(p.source, PrescanSource::MetaCharset | PrescanSource::MetaHttpEquiv) {
+        if matches!(
+            p.source,
+            PrescanSource::MetaCharset | PrescanSource::MetaHttpEquiv
+        ) {
             assert!(!p.encoding.is_utf16() && p.encoding != Encoding::XUserDefined);
         }
     }

@@ -41,7 +41,9 @@ fuzz_target!(|data: &[u8]| {
     let mut streamed = String::new();
     let mut failed = false;
     for piece in body.chunks(usize::from(*chunk).max(1)) {
-        failed |= decoder.decode_to_string(piece, &mut streamed, false).is_err();
+        failed |= decoder
+            .decode_to_string(piece, &mut streamed, false)
+            .is_err();
     }
     failed |= decoder.decode_to_string(b"", &mut streamed, true).is_err();
     assert_eq!(decoder.report(), Some(report));

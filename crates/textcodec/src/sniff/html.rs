@@ -1,7 +1,8 @@
 //! HTML Standard §13.2.3 "The input byte stream": §13.2.3.2 "Determining the character
 //! encoding" (*prescan a byte stream to determine its encoding*, *get an attribute*, *get
-//! an XML encoding*), §2.x *algorithm for extracting a character encoding from a meta
-//! element*, and §13.2.3.4 "Changing the encoding while parsing".
+//! an XML encoding*), the *algorithm for extracting a character encoding from a meta
+//! element* (§2.5, "Fetching resources", "Extracting character encodings from meta
+//! elements"), and §13.2.3.4 "Changing the encoding while parsing".
 //!
 //! The *encoding sniffing algorithm* itself (BOM, user override, transport layer, prescan,
 //! parent, default) is [`crate::sniff::sniff`] with [`crate::sniff::ResourceKind::Html`].
@@ -459,9 +460,9 @@ pub fn get_an_xml_encoding(bytes: &[u8]) -> Option<Encoding> {
     })
 }
 
-/// HTML Standard (§2.4.x, "Common microsyntaxes"), the *algorithm for extracting a
-/// character encoding from a meta element* (steps 1–6), over the value of a `content`
-/// attribute. ASCII case-insensitive, so the prescan's lowered value and the raw attribute
+/// HTML Standard ("Extracting character encodings from meta elements"), the *algorithm
+/// for extracting a character encoding from a meta element* (steps 1–6), over the value
+/// of a `content` attribute. ASCII case-insensitive, so the prescan's lowered value and the raw attribute
 /// value give the same result.
 ///
 /// ```

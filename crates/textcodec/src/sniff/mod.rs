@@ -184,7 +184,7 @@ impl fmt::Display for ResourceKind {
     }
 }
 
-/// The HTML parser's *confidence* in its encoding (HTML §13.2.3.1).
+/// The HTML parser's *confidence* in its encoding (HTML §13.2.3, "The input byte stream").
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
 pub enum Confidence {
     /// The encoding will not change (BOM, user override, transport layer).
