@@ -246,3 +246,99 @@ fn text_encoder_stream_split_surrogates() {
     }
     assert_eq!(TextEncoderStream::new().encoding(), "utf-8");
 }
+
+mod utf16_outputs {
+    //! The UTF-16 forms of the API (what a JavaScript engine hands back as a string) must be
+    //! exactly the UTF-8 forms re-encoded, across BOMs, streaming, fatal errors and chunking.
+    use super::*;
+    use proptest::prelude::*;
+
+    const LABELS: [&str; 6] = [
+        "utf-8",
+        "utf-16le",
+        "utf-16be",
+        "shift_jis",
+        "gb18030",
+        "iso-2022-jp",
+    ];
+
+    fn utf16(s: &str) -> Vec<u16> {
+        s.encode_utf16().collect()
+    }
+
+    proptest! {
+        #[test]
+        fn text_decoder_utf16_matches_utf8(
+            label in 0usize..LABELS.len(),
+            fatal in any::<bool>(),
+            ignore_bom in any::<bool>(),
+            bom in 0usize..4,
+            chunks in proptest::collection::vec(proptest::collection::vec(any::<u8>(), 0..12), 0..6),
+        ) {
+            let boms: [&[u8]; 4] = [b"", b"\xEF\xBB\xBF", b"\xFF\xFE", b"\xFE\xFF"];
+            let mut a = td(LABELS[label], fatal, ignore_bom);
+            let mut b = td(LABELS[label], fatal, ignore_bom);
+            let mut inputs: Vec<Vec<u8>> = vec![boms[bom].to_vec()];
+            inputs.extend(chunks);
+            for (i, chunk) in inputs.iter().enumerate() {
+                let stream = i + 1 < inputs.len();
+                let s = a.decode(Some(chunk), stream);
+                let u = b.decode_to_utf16(Some(chunk), stream);
+                prop_assert_eq!(s.map(|s| utf16(&s)), u);
+            }
+        }
+
+        #[test]
+        fn text_decoder_stream_utf16_matches_utf8(
+            label in 0usize..LABELS.len(),
+            fatal in any::<bool>(),
+            chunks in proptest::collection::vec(proptest::collection::vec(any::<u8>(), 0..12), 0..6),
+        ) {
+            let options = TextDecoderOptions { fatal, ignore_bom: false };
+            let mut a = TextDecoderStream::new(LABELS[label], options).unwrap();
+            let mut b = TextDecoderStream::new(LABELS[label], options).unwrap();
+            for chunk in &chunks {
+                let s = a.transform(chunk);
+                let u = b.transform_to_utf16(chunk);
+                let failed = s.is_err();
+                prop_assert_eq!(s.map(|s| utf16(&s)), u);
+                if failed {
+                    return Ok(()); // the stream is errored
+                }
+            }
+            prop_assert_eq!(a.flush().map(|s| utf16(&s)), b.flush_to_utf16());
+        }
+
+        #[test]
+        fn encode_into_matches_a_naive_model(
+            source in proptest::collection::vec(
+                prop_oneof![0u16..0x80, 0x80u16..0x800, 0x800u16..0xD800, 0xD800u16..0xE000, 0xE000u16..=0xFFFF], 0..24),
+            room in 0usize..40,
+        ) {
+            // #dom-textencoder-encodeinto: convert to scalar values (lone surrogates → U+FFFD),
+            // then take whole characters while they fit, counting code units.
+            let mut expected_read = 0u64;
+            let mut expected = Vec::new();
+            for c in char::decode_utf16(source.iter().copied()) {
+                let (c, units) = match c { Ok(c) => (c, c.len_utf16()), Err(_) => ('\u{FFFD}', 1) };
+                let mut buf = [0u8; 4];
+                let bytes = c.encode_utf8(&mut buf).as_bytes();
+                if expected.len() + bytes.len() > room { break; }
+                expected.extend_from_slice(bytes);
+                expected_read += units as u64;
+            }
+            let mut dst = vec![0xAAu8; room];
+            let r = TextEncoder::new().encode_into(&source, &mut dst);
+            prop_assert_eq!(r.read, expected_read);
+            prop_assert_eq!(r.written as usize, expected.len());
+            prop_assert_eq!(&dst[..expected.len()], &expected[..]);
+            prop_assert!(dst[expected.len()..].iter().all(|&b| b == 0xAA));
+            // encode() is the unbounded case.
+            let all: Vec<u8> = char::decode_utf16(source.iter().copied())
+                .map(|c| c.unwrap_or('\u{FFFD}'))
+                .collect::<String>()
+                .into_bytes();
+            prop_assert_eq!(TextEncoder::new().encode_utf16(&source), all);
+        }
+    }
+}

@@ -57,6 +57,16 @@ impl TextDecoderStream {
     pub fn flush(&mut self) -> Result<String, ApiError> {
         self.common.decode_chunk(&[], true)
     }
+
+    /// [`TextDecoderStream::transform`] producing UTF-16 code units (a JavaScript string).
+    pub fn transform_to_utf16(&mut self, chunk: &[u8]) -> Result<Vec<u16>, ApiError> {
+        self.common.decode_chunk(chunk, false)
+    }
+
+    /// [`TextDecoderStream::flush`] producing UTF-16 code units.
+    pub fn flush_to_utf16(&mut self) -> Result<Vec<u16>, ApiError> {
+        self.common.decode_chunk(&[], true)
+    }
 }
 
 /// `TextEncoderStream`'s conversion state: UTF-8 encoding of string chunks, re-joining a

@@ -70,9 +70,15 @@ impl DecoderCommon {
         self.bom_seen = false;
     }
 
-    /// Processes the I/O queue plus `input` (then end-of-queue if `flush`), returning the
-    /// output before serialization, or `TypeError` (keeping the unread bytes queued).
-    fn process(&mut self, input: &[u8], flush: bool) -> Result<String, ApiError> {
+    /// Processes the I/O queue plus `input` (then end-of-queue if `flush`), appending to
+    /// `out` before serialization, or `TypeError` (keeping the unread bytes queued: a
+    /// streaming caller's next call starts with them, #dom-textdecoder-decode step 5).
+    fn process<O: ApiOutput>(
+        &mut self,
+        input: &[u8],
+        flush: bool,
+        out: &mut O,
+    ) -> Result<(), ApiError> {
         let mut owned;
         let bytes: &[u8] = if self.queue.is_empty() {
             input
@@ -81,36 +87,75 @@ impl DecoderCommon {
             owned.extend_from_slice(input);
             &owned
         };
-        let mut out = String::new();
-        let r = self.decoder.decode_to_string(bytes, &mut out, flush);
+        let r = out.decode(&mut self.decoder, bytes, flush);
         match r.status {
             DecodeStatus::Malformed(_) => {
                 self.queue = bytes[r.read..].to_vec();
                 Err(ApiError::TypeError)
             }
-            _ => Ok(out),
+            _ => Ok(()),
         }
     }
 
     /// *serialize I/O queue*: drop one leading U+FEFF for UTF-8/UTF-16 unless *ignore BOM*,
     /// deciding on the first scalar value ever serialized.
-    pub(crate) fn serialize(&mut self, mut output: String) -> String {
+    fn serialize<O: ApiOutput>(&mut self, output: &mut O) {
         let bom_encoding = matches!(
             self.encoding,
             Encoding::Utf8 | Encoding::Utf16Be | Encoding::Utf16Le
         );
         if bom_encoding && !self.ignore_bom && !self.bom_seen && !output.is_empty() {
             self.bom_seen = true;
-            if output.starts_with('\u{FEFF}') {
-                output.drain(..3);
-            }
+            output.strip_leading_bom();
         }
-        output
     }
 
-    pub(crate) fn decode_chunk(&mut self, input: &[u8], flush: bool) -> Result<String, ApiError> {
-        let out = self.process(input, flush)?;
-        Ok(self.serialize(out))
+    /// Decodes a chunk and serializes it, as UTF-8 (`String`) or UTF-16 (`Vec<u16>`).
+    pub(crate) fn decode_chunk<O: ApiOutput>(
+        &mut self,
+        input: &[u8],
+        flush: bool,
+    ) -> Result<O, ApiError> {
+        let mut out = O::default();
+        self.process(input, flush, &mut out)?;
+        self.serialize(&mut out);
+        Ok(out)
+    }
+}
+
+/// The two output forms of the API: a Rust `String` or JavaScript-style UTF-16.
+pub(crate) trait ApiOutput: Default {
+    fn decode(&mut self, decoder: &mut Decoder, bytes: &[u8], last: bool) -> crate::DecodeResult;
+    fn is_empty(&self) -> bool;
+    /// Removes a leading U+FEFF, if there is one.
+    fn strip_leading_bom(&mut self);
+}
+
+impl ApiOutput for String {
+    fn decode(&mut self, decoder: &mut Decoder, bytes: &[u8], last: bool) -> crate::DecodeResult {
+        decoder.decode_to_string(bytes, self, last)
+    }
+    fn is_empty(&self) -> bool {
+        str::is_empty(self)
+    }
+    fn strip_leading_bom(&mut self) {
+        if self.starts_with('\u{FEFF}') {
+            self.drain(..'\u{FEFF}'.len_utf8());
+        }
+    }
+}
+
+impl ApiOutput for Vec<u16> {
+    fn decode(&mut self, decoder: &mut Decoder, bytes: &[u8], last: bool) -> crate::DecodeResult {
+        decoder.decode_to_utf16_vec(bytes, self, last)
+    }
+    fn is_empty(&self) -> bool {
+        <[u16]>::is_empty(self)
+    }
+    fn strip_leading_bom(&mut self) {
+        if self.first() == Some(&0xFEFF) {
+            self.remove(0);
+        }
     }
 }
 

@@ -2,6 +2,8 @@
 
 use alloc::vec::Vec;
 
+use crate::{EncodeErrorMode, Encoder, Encoding};
+
 /// `TextEncoderEncodeIntoResult`: UTF-16 code units read, bytes written.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Default)]
 pub struct EncodeIntoResult {
@@ -43,11 +45,10 @@ impl TextEncoder {
     /// `encode(input)` for a JavaScript string: USVString conversion (lone surrogates become
     /// U+FFFD), then UTF-8.
     pub fn encode_utf16(&self, input: &[u16]) -> Vec<u8> {
-        let mut out = Vec::with_capacity(input.len() * 3);
-        let mut buf = [0u8; 4];
-        for c in char::decode_utf16(input.iter().copied()) {
-            let c = c.unwrap_or('\u{FFFD}');
-            out.extend_from_slice(c.encode_utf8(&mut buf).as_bytes());
+        let mut out = Vec::new();
+        if let Some(mut encoder) = Encoder::new(Encoding::Utf8, EncodeErrorMode::Fatal) {
+            // UTF-8 can encode every scalar value: this never stops early.
+            let _ = encoder.encode_from_utf16_to_vec(input, &mut out, true);
         }
         out
     }
@@ -56,25 +57,15 @@ impl TextEncoder {
     /// while their bytes fit (never part of a character), counting UTF-16 code units read (a
     /// surrogate pair counts two; a lone surrogate, which becomes U+FFFD, one).
     pub fn encode_into(&self, source: &[u16], destination: &mut [u8]) -> EncodeIntoResult {
-        let mut read = 0usize;
-        let mut written = 0usize;
-        let mut buf = [0u8; 4];
-        for c in char::decode_utf16(source.iter().copied()) {
-            let (c, units) = match c {
-                Ok(c) => (c, c.len_utf16()),
-                Err(_) => ('\u{FFFD}', 1),
-            };
-            let bytes = c.encode_utf8(&mut buf).as_bytes();
-            let Some(dst) = destination.get_mut(written..written + bytes.len()) else {
-                break;
-            };
-            dst.copy_from_slice(bytes);
-            written += bytes.len();
-            read += units;
-        }
+        let Some(mut encoder) = Encoder::new(Encoding::Utf8, EncodeErrorMode::Fatal) else {
+            return EncodeIntoResult::default();
+        };
+        // With `last`, a leading surrogate at the very end is U+FFFD rather than held back;
+        // the encoder stops before the first character whose bytes do not fit.
+        let r = encoder.encode_from_utf16(source, destination, true);
         EncodeIntoResult {
-            read: read as u64,
-            written: written as u64,
+            read: r.read as u64,
+            written: r.written as u64,
         }
     }
 
