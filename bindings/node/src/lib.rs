@@ -60,10 +60,22 @@ impl napi::bindgen_prelude::TypeName for Uint8ArrayOut<'_> {
 }
 
 /// A decoded string on its way to JavaScript. V8 stores strings either as Latin-1 bytes or
-/// as UTF-16 code units, and builds either with a plain copy; decoding UTF-8 costs it more.
-/// So text whose characters are all below U+0100 is handed over as Latin-1, anything else
-/// as UTF-16.
-pub struct JsText(String);
+/// as UTF-16 code units and builds either with a plain copy. Encodings whose text is mostly
+/// Latin (UTF-8, the single-byte ones) are decoded to UTF-8 and handed over as Latin-1 when
+/// every character is below U+0100 (ASCII borrows the bytes); the others (CJK, UTF-16) are
+/// decoded straight to UTF-16.
+pub enum JsText {
+    Utf8(String),
+    Utf16(Vec<u16>),
+}
+
+/// Whether text in this encoding is best decoded via UTF-8 (see [`JsText`]).
+fn prefers_utf8(encoding: &str) -> bool {
+    encoding == "utf-8"
+        || textcodec::Encoding::for_label_str(encoding).is_some_and(|e| {
+            e.is_single_byte() || e == textcodec::Encoding::XUserDefined
+        })
+}
 
 /// The Latin-1 bytes of `s` (borrowed when it is ASCII), or `None` if it has a character
 /// above U+00FF.
@@ -80,7 +92,14 @@ fn latin1(s: &str) -> Option<std::borrow::Cow<'_, [u8]>> {
 
 impl napi::bindgen_prelude::ToNapiValue for JsText {
     unsafe fn to_napi_value(env: napi::sys::napi_env, val: Self) -> Result<napi::sys::napi_value> {
-        if let Some(bytes) = latin1(&val.0) {
+        let text = match val {
+            JsText::Utf16(units) => {
+                // SAFETY: forwarding to napi-rs's own conversion with the same env.
+                return unsafe { Utf16String::to_napi_value(env, Utf16String::from(units)) };
+            }
+            JsText::Utf8(text) => text,
+        };
+        if let Some(bytes) = latin1(&text) {
             let mut value = std::ptr::null_mut();
             // SAFETY: `bytes` is a live buffer of exactly `bytes.len()` bytes; V8 copies it.
             let status = unsafe {
@@ -99,7 +118,7 @@ impl napi::bindgen_prelude::ToNapiValue for JsText {
             }
             Ok(value)
         } else {
-            let units: Vec<u16> = val.0.encode_utf16().collect();
+            let units: Vec<u16> = text.encode_utf16().collect();
             // SAFETY: forwarding to napi-rs's own conversion with the same env.
             unsafe { Utf16String::to_napi_value(env, Utf16String::from(units)) }
         }
@@ -153,7 +172,11 @@ impl NativeDecoder {
     /// `decode(input, {stream})`; `input` undefined means not given. `null` on a fatal error.
     #[napi(ts_return_type = "string | null")]
     pub fn decode(&mut self, input: Option<&[u8]>, stream: bool) -> Option<JsText> {
-        self.inner.decode(input, stream).ok().map(JsText)
+        if prefers_utf8(self.inner.encoding()) {
+            self.inner.decode(input, stream).ok().map(JsText::Utf8)
+        } else {
+            self.inner.decode_to_utf16(input, stream).ok().map(JsText::Utf16)
+        }
     }
 }
 
@@ -176,13 +199,21 @@ impl NativeDecoderStream {
     /// *decode and enqueue a chunk*: the string to enqueue ("" for none), `null` on error.
     #[napi(ts_return_type = "string | null")]
     pub fn transform(&mut self, chunk: &[u8]) -> Option<JsText> {
-        self.inner.transform(chunk).ok().map(JsText)
+        if prefers_utf8(self.inner.encoding()) {
+            self.inner.transform(chunk).ok().map(JsText::Utf8)
+        } else {
+            self.inner.transform_to_utf16(chunk).ok().map(JsText::Utf16)
+        }
     }
 
     /// *flush and enqueue*: the string to enqueue ("" for none), `null` on error.
     #[napi(ts_return_type = "string | null")]
     pub fn flush(&mut self) -> Option<JsText> {
-        self.inner.flush().ok().map(JsText)
+        if prefers_utf8(self.inner.encoding()) {
+            self.inner.flush().ok().map(JsText::Utf8)
+        } else {
+            self.inner.flush_to_utf16().ok().map(JsText::Utf16)
+        }
     }
 }
 
