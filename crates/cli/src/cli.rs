@@ -81,10 +81,6 @@ pub struct ConvertArgs {
     #[arg(short, long, value_name = "LABEL", value_parser = parse_from)]
     pub from: FromArg,
 
-    /// Options for `--from auto`.
-    #[command(flatten, next_help_heading = "Sniffing (with --from auto)")]
-    pub sniffing: SniffSettings,
-
     /// Encoding to write (any label but those of "replacement").
     #[arg(short, long, value_name = "LABEL", value_parser = parse_encode_label)]
     pub to: Encoding,
@@ -119,6 +115,10 @@ pub struct ConvertArgs {
     /// Start the output with a byte order mark (UTF-8, UTF-16LE and UTF-16BE only).
     #[arg(long)]
     pub add_bom: bool,
+
+    /// Options for `--from auto` (last: the help lists them under their own heading).
+    #[command(flatten, next_help_heading = "Sniffing (with --from auto)")]
+    pub sniffing: SniffSettings,
 }
 
 /// `--from`: a label or `auto`.

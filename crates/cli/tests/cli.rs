@@ -1425,3 +1425,83 @@ fn interrupt_removes_the_temporary_file_and_keeps_the_target() {
         temp_leftovers(dir.path())
     );
 }
+
+#[test]
+fn write_error_is_reported() {
+    if !Path::new("/dev/full").exists() {
+        eprintln!("skipped: no /dev/full");
+        return;
+    }
+    let o = run(
+        &["convert", "-f", "latin1", "-t", "utf-8", "-o", "/dev/full"],
+        b"caf\xE9",
+    );
+    assert_eq!(code(&o), 1);
+    assert!(
+        stderr(&o).contains("cannot write to /dev/full: No space left on device"),
+        "{}",
+        stderr(&o)
+    );
+}
+
+#[test]
+fn closed_stdout_ends_quietly() {
+    let mut child = bin()
+        .args(["convert", "-f", "latin1", "-t", "utf-8"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    let mut stdout = child.stdout.take().unwrap();
+    let writer = std::thread::spawn(move || {
+        let chunk = vec![b'x'; 65536];
+        for _ in 0..1000 {
+            if stdin.write_all(&chunk).is_err() {
+                break;
+            }
+        }
+    });
+    let mut first = [0u8; 10];
+    std::io::Read::read_exact(&mut stdout, &mut first).unwrap();
+    drop(stdout);
+    let o = child.wait_with_output().unwrap();
+    writer.join().unwrap();
+    assert_eq!(code(&o), 0);
+    assert_eq!(stderr(&o), "", "no panic, no message");
+}
+
+#[test]
+fn validate_goes_on_after_a_missing_file() {
+    let dir = tmp();
+    let good = write(dir.path(), "good.txt", b"fine");
+    let o = run(
+        &[
+            "validate",
+            "-f",
+            "utf-8",
+            "/nonexistent/x",
+            good.to_str().unwrap(),
+        ],
+        b"",
+    );
+    assert_eq!(code(&o), 1);
+    assert!(
+        stderr(&o).contains("cannot open /nonexistent/x"),
+        "{}",
+        stderr(&o)
+    );
+    assert!(stdout_str(&o).contains("good.txt: valid UTF-8 (4 bytes)"));
+}
+
+#[test]
+fn list_explains_special_encodings() {
+    let o = run(&["list", "iso-2022-kr"], b"");
+    assert_eq!(code(&o), 0);
+    assert!(stdout_str(&o).contains("is a label of replacement"));
+    assert!(stdout_str(&o).contains("no encoder"));
+    let o = run(&["list", "unicodefffe"], b"");
+    assert!(stdout_str(&o).contains("UTF-16BE"));
+    assert!(stdout_str(&o).contains("textcodec extension"));
+}
