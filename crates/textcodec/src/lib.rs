@@ -27,6 +27,7 @@
 //! | encoders, #encode-or-fail | [`Encoder`] (`encoder.rs`) |
 //! | #specification-hooks, #legacy-hooks | [`utf8_decode`], [`decode`], [`bom_sniff`], [`encode`], [`get_an_encoder`], [`encode_or_fail`] (`hooks.rs`) |
 //! | #api | [`api`]: `TextDecoder`, `TextEncoder`, the stream transformers |
+//! | HTML/XML/CSS/MIME encoding determination (other standards) | [`sniff`] |
 //! | one section per encoding (#utf-8-decoder …) | `codecs/<encoding>.rs` |
 //!
 //! ## Streaming
