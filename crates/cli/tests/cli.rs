@@ -1505,3 +1505,30 @@ fn list_explains_special_encodings() {
     assert!(stdout_str(&o).contains("UTF-16BE"));
     assert!(stdout_str(&o).contains("textcodec extension"));
 }
+
+#[test]
+fn refuses_to_overwrite_stdin_redirected_from_the_target() {
+    let dir = tmp();
+    let a = write(dir.path(), "a.txt", b"caf\xE9");
+    let o = bin()
+        .args([
+            "convert",
+            "-f",
+            "latin1",
+            "-t",
+            "utf-8",
+            "-o",
+            a.to_str().unwrap(),
+        ])
+        .stdin(Stdio::from(fs::File::open(&a).unwrap()))
+        .stderr(Stdio::piped())
+        .output()
+        .unwrap();
+    assert_eq!(code(&o), 2);
+    assert!(
+        stderr(&o).contains("refusing to overwrite input file <stdin>"),
+        "{}",
+        stderr(&o)
+    );
+    assert_eq!(fs::read(&a).unwrap(), b"caf\xE9");
+}
