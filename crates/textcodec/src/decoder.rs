@@ -708,19 +708,19 @@ pub(crate) fn decode_whole(
 /// The input itself, if decoding it would give exactly the same bytes.
 pub(crate) fn borrowable(encoding: Encoding, bytes: &[u8]) -> Option<&str> {
     match encoding {
-        Encoding::Utf8 => core::str::from_utf8(bytes).ok(),
+        Encoding::Utf8 => crate::simd::utf8_str(bytes).ok(),
         Encoding::Iso2022Jp => {
             let ascii = crate::simd::ascii::ascii_prefix_len(bytes) == bytes.len();
             // In the ASCII state every ASCII byte but ESC, SO and SI decodes to itself.
             if ascii && !bytes.iter().any(|&b| matches!(b, 0x0E | 0x0F | 0x1B)) {
-                core::str::from_utf8(bytes).ok()
+                crate::simd::utf8_str(bytes).ok()
             } else {
                 None
             }
         }
         e if e.is_ascii_compatible() => {
             if crate::simd::ascii::ascii_prefix_len(bytes) == bytes.len() {
-                core::str::from_utf8(bytes).ok()
+                crate::simd::utf8_str(bytes).ok()
             } else {
                 None
             }

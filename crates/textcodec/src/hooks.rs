@@ -42,13 +42,13 @@ pub fn utf8_decode_without_bom(bytes: &[u8]) -> Cow<'_, str> {
 /// assert_eq!((e.offset(), e.bytes()), (2, &[0xE2, 0x82][..]));
 /// ```
 pub fn utf8_decode_without_bom_or_fail(bytes: &[u8]) -> Result<&str, MalformedSequence> {
-    match core::str::from_utf8(bytes) {
+    match crate::simd::utf8_str(bytes) {
         Ok(s) => Ok(s),
-        Err(e) => {
+        Err(valid_up_to) => {
             // Find the Standard's view of the error (offset and bytes) with a fatal decoder
             // over the rest; the prefix is known valid. No output is needed: use a small
             // buffer and loop.
-            let start = e.valid_up_to();
+            let start = valid_up_to;
             let mut decoder = Decoder::with_options(
                 Encoding::Utf8,
                 DecoderOptions {
@@ -64,7 +64,7 @@ pub fn utf8_decode_without_bom_or_fail(bytes: &[u8]) -> Result<&str, MalformedSe
                 match r.status {
                     DecodeStatus::Malformed(m) => return Err(m.shifted(start as u64)),
                     DecodeStatus::OutputFull => continue,
-                    // Unreachable: `from_utf8` found an error.
+                    // Unreachable: validation found an error.
                     DecodeStatus::InputEmpty => return Ok(""),
                 }
             }

@@ -60,9 +60,12 @@ pub(crate) fn widen_ascii_with(k: Kernel, src: &[u8], dst: &mut [u16]) -> usize 
         Kernel::Scalar => scalar::widen_ascii(src, dst),
         #[cfg(target_arch = "x86_64")]
         Kernel::Sse2 => sse2::widen_ascii(src, dst),
-        // SAFETY: a `Kernel::Avx2`/`Avx512` value exists only after AVX2 was detected.
+        // SAFETY: a `Kernel::Avx2` value exists only after AVX2 was detected.
         #[cfg(target_arch = "x86_64")]
-        Kernel::Avx2(_) | Kernel::Avx512(_) => unsafe { avx2::widen_ascii(src, dst) },
+        Kernel::Avx2(_) => unsafe { avx2::widen_ascii(src, dst) },
+        // SAFETY: a `Kernel::Avx512` value exists only after its features were detected.
+        #[cfg(target_arch = "x86_64")]
+        Kernel::Avx512(_) => unsafe { avx512::widen_ascii(src, dst) },
     }
 }
 
@@ -357,6 +360,42 @@ mod avx2 {
             i += 32;
         }
         i + super::scalar::narrow_basic_latin(&src[i..n], &mut dst[i..n])
+    }
+}
+
+/// Widening writes twice what it reads: full 64-byte stores help there.
+#[cfg(target_arch = "x86_64")]
+mod avx512 {
+    use core::arch::x86_64::*;
+
+    /// # Safety
+    /// The CPU must support AVX2 and AVX-512 F/BW.
+    #[target_feature(enable = "avx2,avx512f,avx512bw")]
+    pub(crate) unsafe fn widen_ascii(src: &[u8], dst: &mut [u16]) -> usize {
+        let n = src.len().min(dst.len());
+        let (s, d) = (src.as_ptr(), dst.as_mut_ptr());
+        let mut i = 0;
+        while i + 64 <= n {
+            // SAFETY: `i + 64 <= n`: the 64-byte load reads `src[i..i + 64]` and the two
+            // 32-unit stores write `dst[i..i + 64]`.
+            let ascii = unsafe {
+                let v = _mm512_loadu_si512(s.add(i).cast());
+                let ascii = _mm512_movepi8_mask(v) == 0;
+                if ascii {
+                    let lo = _mm512_cvtepu8_epi16(_mm512_castsi512_si256(v));
+                    let hi = _mm512_cvtepu8_epi16(_mm512_extracti64x4_epi64::<1>(v));
+                    _mm512_storeu_si512(d.add(i).cast(), lo);
+                    _mm512_storeu_si512(d.add(i + 32).cast(), hi);
+                }
+                ascii
+            };
+            if !ascii {
+                break;
+            }
+            i += 64;
+        }
+        // SAFETY: AVX-512 implies AVX2 here (both were detected).
+        i + unsafe { super::avx2::widen_ascii(&src[i..n], &mut dst[i..n]) }
     }
 }
 

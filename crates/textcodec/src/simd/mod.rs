@@ -30,3 +30,14 @@ pub(crate) fn valid_utf8_prefix(src: &[u8]) -> &str {
     // whose notion of validity is `str`'s).
     unsafe { core::str::from_utf8_unchecked(&src[..n]) }
 }
+
+/// `src` as a `&str` if it is all valid UTF-8, else the length of its longest valid prefix
+/// (`core::str::from_utf8`, with the vector validators).
+pub(crate) fn utf8_str(src: &[u8]) -> Result<&str, usize> {
+    let valid = valid_utf8_prefix(src);
+    if valid.len() == src.len() {
+        Ok(valid)
+    } else {
+        Err(valid.len())
+    }
+}

@@ -139,11 +139,14 @@ impl Sink for Utf8Sink<'_> {
     /// exact).
     fn copy_valid_utf8(&mut self, src: &[u8]) -> usize {
         let limit = src.len().min(self.room());
-        for_valid_utf8_chunks(&src[..limit], |valid| {
-            self.buf[self.pos..self.pos + valid.len()].copy_from_slice(valid.as_bytes());
-            self.pos += valid.len();
-            valid.len()
-        })
+        // A leading ASCII run in one pass (ASCII is whole characters).
+        let ascii = self.copy_ascii(&src[..limit]);
+        ascii
+            + for_valid_utf8_chunks(&src[ascii..limit], |valid| {
+                self.buf[self.pos..self.pos + valid.len()].copy_from_slice(valid.as_bytes());
+                self.pos += valid.len();
+                valid.len()
+            })
     }
     /// Keeps the invariant: the kernels write whole characters only, from `pos` on, and
     /// nothing past what they report as written.
@@ -209,7 +212,9 @@ impl Sink for Utf16Sink<'_> {
     fn copy_valid_utf8(&mut self, src: &[u8]) -> usize {
         // n valid bytes never need more than n units.
         let limit = src.len().min(self.room());
-        for_valid_utf8_chunks(&src[..limit], |valid| self.copy_str(valid))
+        // A leading ASCII run in one pass.
+        let ascii = self.copy_ascii(&src[..limit]);
+        ascii + for_valid_utf8_chunks(&src[ascii..limit], |valid| self.copy_str(valid))
     }
     fn copy_utf16(&mut self, src: &[u8], big_endian: bool) -> usize {
         let (read, written) =

@@ -15,9 +15,12 @@ pub(crate) fn valid_prefix_len(src: &[u8]) -> usize {
 
 pub(crate) fn valid_prefix_len_with(k: Kernel, src: &[u8]) -> usize {
     match k {
-        // SAFETY: a `Kernel::Avx2`/`Avx512` value exists only after AVX2 was detected.
+        // SAFETY: a `Kernel::Avx2` value exists only after AVX2 was detected.
         #[cfg(target_arch = "x86_64")]
-        Kernel::Avx2(_) | Kernel::Avx512(_) => unsafe { avx2::valid_prefix_len(src) },
+        Kernel::Avx2(_) => unsafe { avx2::valid_prefix_len(src) },
+        // SAFETY: a `Kernel::Avx512` value exists only after its features were detected.
+        #[cfg(target_arch = "x86_64")]
+        Kernel::Avx512(_) => unsafe { avx512_validation::valid_prefix_len(src) },
         _ => scalar::valid_prefix_len(src),
     }
 }
@@ -113,8 +116,7 @@ pub(crate) mod scalar {
 /// block (or at the tail) we back up to the start of the character that straddles `b`
 /// and let the scalar twin find the exact valid prefix from there.
 #[cfg(target_arch = "x86_64")]
-mod avx2 {
-    use core::arch::x86_64::*;
+mod lookup {
 
     // Error classes: one bit each, set in all three tables for the combinations that
     // produce them.
@@ -140,7 +142,7 @@ mod avx2 {
     const TWO_CONTS: u8 = 1 << 7;
 
     /// Indexed by the previous byte's high nibble.
-    const PREV_HIGH: [u8; 16] = {
+    pub(super) const PREV_HIGH: [u8; 16] = {
         let mut t = [0u8; 16];
         let mut i = 0;
         while i < 8 {
@@ -159,7 +161,7 @@ mod avx2 {
     };
 
     /// Indexed by the previous byte's low nibble.
-    const PREV_LOW: [u8; 16] = {
+    pub(super) const PREV_LOW: [u8; 16] = {
         // Classes decided by the high nibbles alone pass through.
         const ANY: u8 = TOO_SHORT | TOO_LONG | TWO_CONTS;
         let mut t = [ANY; 16];
@@ -176,7 +178,7 @@ mod avx2 {
     };
 
     /// Indexed by the current byte's high nibble.
-    const CUR_HIGH: [u8; 16] = {
+    pub(super) const CUR_HIGH: [u8; 16] = {
         let mut t = [TOO_SHORT; 16];
         const CONT: u8 = TOO_LONG | OVERLONG_2 | TWO_CONTS;
         t[0x8] = CONT | OVERLONG_3 | TOO_LARGE_1000 | OVERLONG_4;
@@ -185,6 +187,23 @@ mod avx2 {
         t[0xB] = CONT | SURROGATE | TOO_LARGE;
         t
     };
+
+    /// Per position of a 64-byte block: the largest byte that does not start a character
+    /// running past the block's end (F0.. at 61, E0.. at 62, C0.. at 63). The last 32
+    /// entries serve 32-byte blocks.
+    pub(super) const INCOMPLETE_MAX: [u8; 64] = {
+        let mut t = [0xFF; 64];
+        t[61] = 0xF0 - 1;
+        t[62] = 0xE0 - 1;
+        t[63] = 0xC0 - 1;
+        t
+    };
+}
+
+#[cfg(target_arch = "x86_64")]
+mod avx2 {
+    use super::lookup::{CUR_HIGH, INCOMPLETE_MAX, PREV_HIGH, PREV_LOW};
+    use core::arch::x86_64::*;
 
     struct Tables {
         prev_high: __m256i,
@@ -202,39 +221,31 @@ mod avx2 {
         _mm256_broadcastsi128_si256(unsafe { _mm_loadu_si128(t.as_ptr().cast()) })
     }
 
-    /// The bytes of `input` shifted by N positions, the first N taken from the end of
-    /// `prev` (the previous 32 bytes of the stream).
+    /// Nonzero bytes where the 32 bytes at `p` are invalid, given the bytes before them.
+    ///
+    /// # Safety
+    /// The CPU must support AVX2; `p - 3 .. p + 32` must be readable.
     #[target_feature(enable = "avx2")]
-    fn prev1(input: __m256i, prev: __m256i) -> __m256i {
-        let joined = _mm256_permute2x128_si256::<0x21>(prev, input);
-        _mm256_alignr_epi8::<15>(input, joined)
-    }
-
-    #[target_feature(enable = "avx2")]
-    fn prev2(input: __m256i, prev: __m256i) -> __m256i {
-        let joined = _mm256_permute2x128_si256::<0x21>(prev, input);
-        _mm256_alignr_epi8::<14>(input, joined)
-    }
-
-    #[target_feature(enable = "avx2")]
-    fn prev3(input: __m256i, prev: __m256i) -> __m256i {
-        let joined = _mm256_permute2x128_si256::<0x21>(prev, input);
-        _mm256_alignr_epi8::<13>(input, joined)
-    }
-
-    /// Nonzero bytes where the 32 bytes of `input` (preceded by `prev`) are invalid.
-    #[target_feature(enable = "avx2")]
-    fn block_errors(t: &Tables, input: __m256i, prev: __m256i) -> __m256i {
-        let p1 = prev1(input, prev);
+    #[inline]
+    unsafe fn block_errors(t: &Tables, p: *const u8) -> __m256i {
+        // SAFETY: the caller guarantees `p - 3 .. p + 32` is readable.
+        let (input, back1, back2, back3) = unsafe {
+            (
+                _mm256_loadu_si256(p.cast()),
+                _mm256_loadu_si256(p.sub(1).cast()),
+                _mm256_loadu_si256(p.sub(2).cast()),
+                _mm256_loadu_si256(p.sub(3).cast()),
+            )
+        };
         let high = |v: __m256i| _mm256_and_si256(_mm256_srli_epi16::<4>(v), t.nibble);
-        let a = _mm256_shuffle_epi8(t.prev_high, high(p1));
-        let b = _mm256_shuffle_epi8(t.prev_low, _mm256_and_si256(p1, t.nibble));
+        let a = _mm256_shuffle_epi8(t.prev_high, high(back1));
+        let b = _mm256_shuffle_epi8(t.prev_low, _mm256_and_si256(back1, t.nibble));
         let c = _mm256_shuffle_epi8(t.cur_high, high(input));
         let special = _mm256_and_si256(_mm256_and_si256(a, b), c);
         // Third byte of a 3- or 4-byte sequence, or fourth of a 4-byte one: must be a
         // continuation (0x80 in the byte) — exactly where TWO_CONTS is expected.
-        let third = _mm256_subs_epu8(prev2(input, prev), _mm256_set1_epi8((0xE0 - 0x80) as i8));
-        let fourth = _mm256_subs_epu8(prev3(input, prev), _mm256_set1_epi8((0xF0 - 0x80) as i8));
+        let third = _mm256_subs_epu8(back2, _mm256_set1_epi8((0xE0 - 0x80) as i8));
+        let fourth = _mm256_subs_epu8(back3, _mm256_set1_epi8((0xF0 - 0x80) as i8));
         let must_be_cont = _mm256_and_si256(
             _mm256_or_si256(third, fourth),
             _mm256_set1_epi8(0x80u8 as i8),
@@ -242,64 +253,181 @@ mod avx2 {
         _mm256_xor_si256(must_be_cont, special)
     }
 
+    /// Checks the 64 bytes at `p`: `None` if invalid, else whether the last character
+    /// runs past them. `incomplete` says whether the previous 64 bytes ended so.
+    ///
+    /// # Safety
+    /// The CPU must support AVX2; `p - 3 .. p + 64` must be readable.
+    #[target_feature(enable = "avx2")]
+    #[inline]
+    unsafe fn step(t: &Tables, p: *const u8, incomplete: bool) -> Option<bool> {
+        // SAFETY: `p .. p + 64` is readable.
+        let (a, b) = unsafe {
+            (
+                _mm256_loadu_si256(p.cast()),
+                _mm256_loadu_si256(p.add(32).cast()),
+            )
+        };
+        if _mm256_movemask_epi8(_mm256_or_si256(a, b)) == 0 {
+            // ASCII: valid unless the previous bytes ended inside a character.
+            return (!incomplete).then_some(false);
+        }
+        // SAFETY: `p - 3 .. p + 64` is readable.
+        let errors = unsafe { _mm256_or_si256(block_errors(t, p), block_errors(t, p.add(32))) };
+        if _mm256_testz_si256(errors, errors) == 0 {
+            return None;
+        }
+        let tail = _mm256_subs_epu8(b, t.incomplete_max);
+        Some(_mm256_testz_si256(tail, tail) == 0)
+    }
+
     /// # Safety
     /// The CPU must support AVX2.
     #[target_feature(enable = "avx2")]
     pub(crate) unsafe fn valid_prefix_len(src: &[u8]) -> usize {
-        let mut incomplete_max = [0xFFu8; 32];
-        incomplete_max[29] = 0xF0 - 1;
-        incomplete_max[30] = 0xE0 - 1;
-        incomplete_max[31] = 0xC0 - 1;
         let t = Tables {
             prev_high: table(&PREV_HIGH),
             prev_low: table(&PREV_LOW),
             cur_high: table(&CUR_HIGH),
             nibble: _mm256_set1_epi8(0x0F),
             // SAFETY: 32 readable bytes.
-            incomplete_max: unsafe { _mm256_loadu_si256(incomplete_max.as_ptr().cast()) },
+            incomplete_max: unsafe { _mm256_loadu_si256(INCOMPLETE_MAX[32..].as_ptr().cast()) },
         };
-        let p = src.as_ptr();
-        let mut prev = _mm256_setzero_si256();
-        let mut prev_incomplete = _mm256_setzero_si256();
-        let mut i = 0;
+        if src.len() < 64 {
+            return super::scalar::valid_prefix_len(src);
+        }
+        // The first 64 bytes, with three NUL bytes in front (the stream's start is a
+        // character boundary).
+        let mut first = [0u8; 67];
+        first[3..].copy_from_slice(&src[..64]);
+        // SAFETY: `first[0..67]` is readable: 3 bytes before the 64 at index 3.
+        let Some(mut incomplete) = (unsafe { step(&t, first.as_ptr().add(3), false) }) else {
+            return super::scalar::valid_prefix_len(src);
+        };
+        let mut i = 64;
         while i + 64 <= src.len() {
-            // SAFETY: `i + 64 <= src.len()`: both loads are in bounds.
-            let (a, b) = unsafe {
-                (
-                    _mm256_loadu_si256(p.add(i).cast()),
-                    _mm256_loadu_si256(p.add(i + 32).cast()),
-                )
-            };
-            if _mm256_movemask_epi8(_mm256_or_si256(a, b)) == 0 {
-                // ASCII: valid unless the previous block ended inside a character.
-                if _mm256_testz_si256(prev_incomplete, prev_incomplete) == 0 {
-                    break;
-                }
-            } else {
-                let errors = _mm256_or_si256(block_errors(&t, a, prev), block_errors(&t, b, a));
-                if _mm256_testz_si256(errors, errors) == 0 {
-                    break;
-                }
-                prev_incomplete = _mm256_subs_epu8(b, t.incomplete_max);
-                prev = b;
-                i += 64;
-                continue;
+            // SAFETY: `3 <= i` and `i + 64 <= src.len()`: `src[i - 3 .. i + 64]` is readable.
+            match unsafe { step(&t, src.as_ptr().add(i), incomplete) } {
+                Some(ends_inside) => incomplete = ends_inside,
+                None => break,
             }
-            prev_incomplete = _mm256_setzero_si256();
-            prev = b;
             i += 64;
         }
-        // Every character ending before `i` is valid. Start the scalar twin at the first
-        // byte of the character that straddles `i` (at most three bytes back).
-        let mut start = i;
-        if i > 0 {
-            start = i - 1;
-            while start > 0 && i - start < 4 && (src[start] as i8) < -0x40 {
-                start -= 1;
-            }
-        }
-        start + super::scalar::valid_prefix_len(&src[start..])
+        super::finish(src, i)
     }
+}
+
+/// The same with 64-byte AVX-512 vectors.
+#[cfg(target_arch = "x86_64")]
+mod avx512_validation {
+    use super::lookup::{CUR_HIGH, INCOMPLETE_MAX, PREV_HIGH, PREV_LOW};
+    use core::arch::x86_64::*;
+
+    struct Tables {
+        prev_high: __m512i,
+        prev_low: __m512i,
+        cur_high: __m512i,
+        nibble: __m512i,
+        incomplete_max: __m512i,
+    }
+
+    #[target_feature(enable = "avx2,avx512f,avx512bw")]
+    fn table(t: &[u8; 16]) -> __m512i {
+        // SAFETY: `t` is 16 readable bytes.
+        _mm512_broadcast_i32x4(unsafe { _mm_loadu_si128(t.as_ptr().cast()) })
+    }
+
+    /// Checks the 64 bytes at `p`: `None` if invalid, else whether the last character
+    /// runs past them. `incomplete` says whether the previous 64 bytes ended so.
+    ///
+    /// # Safety
+    /// The CPU must support AVX-512 F/BW; `p - 3 .. p + 64` must be readable.
+    #[target_feature(enable = "avx2,avx512f,avx512bw")]
+    #[inline]
+    unsafe fn step(t: &Tables, p: *const u8, incomplete: bool) -> Option<bool> {
+        // SAFETY: `p .. p + 64` is readable.
+        let input = unsafe { _mm512_loadu_si512(p.cast()) };
+        if _mm512_movepi8_mask(input) == 0 {
+            return (!incomplete).then_some(false);
+        }
+        // SAFETY: `p - 3 .. p + 64` is readable.
+        let (back1, back2, back3) = unsafe {
+            (
+                _mm512_loadu_si512(p.sub(1).cast()),
+                _mm512_loadu_si512(p.sub(2).cast()),
+                _mm512_loadu_si512(p.sub(3).cast()),
+            )
+        };
+        let high = |v: __m512i| _mm512_and_si512(_mm512_srli_epi16::<4>(v), t.nibble);
+        let a = _mm512_shuffle_epi8(t.prev_high, high(back1));
+        let b = _mm512_shuffle_epi8(t.prev_low, _mm512_and_si512(back1, t.nibble));
+        let c = _mm512_shuffle_epi8(t.cur_high, high(input));
+        let third = _mm512_subs_epu8(back2, _mm512_set1_epi8((0xE0 - 0x80) as i8));
+        let fourth = _mm512_subs_epu8(back3, _mm512_set1_epi8((0xF0 - 0x80) as i8));
+        let must_be_cont = _mm512_and_si512(
+            _mm512_or_si512(third, fourth),
+            _mm512_set1_epi8(0x80u8 as i8),
+        );
+        // (a AND b AND c) XOR must_be_cont, in one ternary-logic instruction each.
+        let special = _mm512_ternarylogic_epi32::<0x80>(a, b, c);
+        let errors = _mm512_xor_si512(special, must_be_cont);
+        if _mm512_test_epi8_mask(errors, errors) != 0 {
+            return None;
+        }
+        Some(
+            _mm512_test_epi8_mask(
+                _mm512_subs_epu8(input, t.incomplete_max),
+                _mm512_set1_epi8(-1),
+            ) != 0,
+        )
+    }
+
+    /// # Safety
+    /// The CPU must support AVX2 and AVX-512 F/BW.
+    #[target_feature(enable = "avx2,avx512f,avx512bw")]
+    pub(crate) unsafe fn valid_prefix_len(src: &[u8]) -> usize {
+        let t = Tables {
+            prev_high: table(&PREV_HIGH),
+            prev_low: table(&PREV_LOW),
+            cur_high: table(&CUR_HIGH),
+            nibble: _mm512_set1_epi8(0x0F),
+            // SAFETY: 64 readable bytes.
+            incomplete_max: unsafe { _mm512_loadu_si512(INCOMPLETE_MAX.as_ptr().cast()) },
+        };
+        if src.len() < 64 {
+            return super::scalar::valid_prefix_len(src);
+        }
+        let mut first = [0u8; 67];
+        first[3..].copy_from_slice(&src[..64]);
+        // SAFETY: `first[0..67]` is readable: 3 bytes before the 64 at index 3.
+        let Some(mut incomplete) = (unsafe { step(&t, first.as_ptr().add(3), false) }) else {
+            return super::scalar::valid_prefix_len(src);
+        };
+        let mut i = 64;
+        while i + 64 <= src.len() {
+            // SAFETY: `3 <= i` and `i + 64 <= src.len()`: `src[i - 3 .. i + 64]` is readable.
+            match unsafe { step(&t, src.as_ptr().add(i), incomplete) } {
+                Some(ends_inside) => incomplete = ends_inside,
+                None => break,
+            }
+            i += 64;
+        }
+        super::finish(src, i)
+    }
+}
+
+/// Every character ending before `i` is known valid: run the scalar twin from the first
+/// byte of the character that straddles `i` (at most three bytes back).
+#[cfg(target_arch = "x86_64")]
+fn finish(src: &[u8], i: usize) -> usize {
+    let mut start = i;
+    if i > 0 {
+        start = i - 1;
+        while start > 0 && i - start < 4 && (src[start] as i8) < -0x40 {
+            start -= 1;
+        }
+    }
+    start + scalar::valid_prefix_len(&src[start..])
 }
 
 /// UTF-8 → UTF-16 for input already known to be valid, in 32-byte windows with AVX-512.
@@ -665,7 +793,11 @@ mod tests {
                     let expected = naive_utf16(s.as_bytes());
                     let mut dst = alloc::vec![0u16; expected.len() + 32];
                     let (r, w) = to_utf16_with(k, &s, &mut dst);
-                    assert_eq!((r, &dst[..w]), (s.len(), &expected[..]), "{k:?} {pad} {piece}");
+                    assert_eq!(
+                        (r, &dst[..w]),
+                        (s.len(), &expected[..]),
+                        "{k:?} {pad} {piece}"
+                    );
                 }
             }
         }
