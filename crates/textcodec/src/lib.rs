@@ -49,6 +49,14 @@ mod codecs;
 mod decoder;
 mod encoder;
 mod encoding;
+/// Fuzzing hooks (cargo feature `fuzzing`); not a public API.
+#[cfg(feature = "fuzzing")]
+#[doc(hidden)]
+pub mod __fuzz {
+    pub use crate::fuzzing::*;
+}
+#[cfg(feature = "fuzzing")]
+mod fuzzing;
 mod hooks;
 mod index;
 #[cfg(feature = "std")]

@@ -1,0 +1,84 @@
+//! Hooks for the fuzz targets in `fuzz/` (cargo feature `fuzzing`). **Not a public API**:
+//! hidden from the docs, no stability promise, absent from normal builds.
+//!
+//! The SIMD kernels are crate-private (`simd/`). This module re-exports each bulk primitive
+//! as a safe function taking a [`KernelChoice`], so `fuzz/fuzz_targets/simd_kernels.rs` can
+//! run every kernel this CPU supports against its scalar twin on the same input. A
+//! [`KernelChoice`] can only be obtained from [`kernels`], which lists kernels whose CPU
+//! features were detected: that is what keeps these wrappers sound.
+
+use alloc::vec::Vec;
+
+use crate::simd::dispatch::{available_kernels, Kernel};
+use crate::simd::{ascii, utf16, utf8};
+
+/// A kernel family this CPU can run (opaque; see [`kernels`]).
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub struct KernelChoice(Kernel);
+
+impl KernelChoice {
+    /// The kernel's name, as `TEXTCODEC_KERNEL` spells it (`scalar`, `sse2`, …).
+    pub fn name(self) -> &'static str {
+        self.0.name()
+    }
+
+    /// Whether this is the portable scalar twin.
+    pub fn is_scalar(self) -> bool {
+        self.0 == Kernel::Scalar
+    }
+}
+
+/// Every kernel family this CPU supports, the scalar twin first.
+pub fn kernels() -> Vec<KernelChoice> {
+    available_kernels().map(KernelChoice).collect()
+}
+
+/// Length of the longest all-ASCII prefix of `src`.
+pub fn ascii_prefix_len(k: KernelChoice, src: &[u8]) -> usize {
+    ascii::ascii_prefix_len_with(k.0, src)
+}
+
+/// Copies the longest all-ASCII prefix of `src` that fits in `dst`; returns its length.
+pub fn copy_ascii(k: KernelChoice, src: &[u8], dst: &mut [u8]) -> usize {
+    ascii::copy_ascii_with(k.0, src, dst)
+}
+
+/// Widens the longest all-ASCII prefix of `src` that fits in `dst`; returns its length.
+pub fn widen_ascii(k: KernelChoice, src: &[u8], dst: &mut [u16]) -> usize {
+    ascii::widen_ascii_with(k.0, src, dst)
+}
+
+/// Narrows the longest prefix of units below 0x80 that fits in `dst`; returns its length.
+pub fn narrow_basic_latin(k: KernelChoice, src: &[u16], dst: &mut [u8]) -> usize {
+    ascii::narrow_basic_latin_with(k.0, src, dst)
+}
+
+/// Length of the longest valid UTF-8 prefix of `src`.
+pub fn utf8_valid_prefix_len(k: KernelChoice, src: &[u8]) -> usize {
+    utf8::valid_prefix_len_with(k.0, src)
+}
+
+/// UTF-8 → UTF-16, whole characters, as far as `dst` has room: (bytes read, units written).
+pub fn utf8_to_utf16(k: KernelChoice, src: &str, dst: &mut [u16]) -> (usize, usize) {
+    utf8::to_utf16_with(k.0, src, dst)
+}
+
+/// UTF-16 bytes → UTF-8 up to a lone surrogate or room: (bytes read, bytes written).
+pub fn utf16_bytes_to_utf8(
+    k: KernelChoice,
+    src: &[u8],
+    big_endian: bool,
+    dst: &mut [u8],
+) -> (usize, usize) {
+    utf16::bytes_to_utf8_with(k.0, src, big_endian, dst)
+}
+
+/// UTF-16 bytes → units up to a lone surrogate or room: (bytes read, units written).
+pub fn utf16_bytes_to_units(
+    k: KernelChoice,
+    src: &[u8],
+    big_endian: bool,
+    dst: &mut [u16],
+) -> (usize, usize) {
+    utf16::bytes_to_units_with(k.0, src, big_endian, dst)
+}
