@@ -26,7 +26,7 @@ pub(crate) enum Kernel {
     /// AVX2 (and SSE4.1/SSSE3, which every AVX2 CPU has).
     #[cfg(target_arch = "x86_64")]
     Avx2(Detected),
-    /// AVX2 plus AVX-512 F/BW/VL/VBMI2 and BMI2 (compress-based UTF transcoding).
+    /// AVX2 plus AVX-512 F/BW/VL/VBMI/VBMI2 and BMI2 (compress-based UTF transcoding).
     #[cfg(target_arch = "x86_64")]
     Avx512(Detected),
 }
@@ -88,6 +88,7 @@ fn avx512_detected() -> bool {
         && std::is_x86_feature_detected!("avx512f")
         && std::is_x86_feature_detected!("avx512bw")
         && std::is_x86_feature_detected!("avx512vl")
+        && std::is_x86_feature_detected!("avx512vbmi")
         && std::is_x86_feature_detected!("avx512vbmi2")
 }
 
@@ -104,6 +105,7 @@ fn avx512_detected() -> bool {
         target_feature = "avx512f",
         target_feature = "avx512bw",
         target_feature = "avx512vl",
+        target_feature = "avx512vbmi",
         target_feature = "avx512vbmi2"
     ))
 }

@@ -267,9 +267,28 @@ mod avx2 {
 mod avx512 {
     use core::arch::x86_64::*;
 
+    /// For 32 three-byte units: output byte j is byte (j % 3) of unit j / 3, taken from
+    /// the lead-pair vector (bytes 2k, 2k + 1) or the last-byte vector (byte 2k, index
+    /// 64 + 2k). Two tables: output bytes 0..64 and 64..96.
+    const THREE_BYTE_INDEX: [[u8; 64]; 2] = {
+        let mut t = [[0u8; 64]; 2];
+        let mut j = 0;
+        while j < 96 {
+            let (k, r) = (j / 3, j % 3);
+            let from = match r {
+                0 => 2 * k,
+                1 => 2 * k + 1,
+                _ => 64 + 2 * k,
+            };
+            t[j / 64][j % 64] = from as u8;
+            j += 1;
+        }
+        t
+    };
+
     /// # Safety
-    /// The CPU must support AVX2, BMI2 and AVX-512 F/BW/VL/VBMI2.
-    #[target_feature(enable = "avx2,bmi2,avx512f,avx512bw,avx512vl,avx512vbmi2")]
+    /// The CPU must support AVX2, BMI2 and AVX-512 F/BW/VL/VBMI/VBMI2.
+    #[target_feature(enable = "avx2,bmi2,avx512f,avx512bw,avx512vl,avx512vbmi,avx512vbmi2")]
     pub(crate) unsafe fn bytes_to_utf8(
         src: &[u8],
         big_endian: bool,
@@ -302,17 +321,105 @@ mod avx512 {
         };
         let x3f = _mm512_set1_epi32(0x3F);
         let x80 = _mm512_set1_epi32(0x80);
-        let cont = |x: __m512i| _mm512_or_si512(_mm512_and_si512(x, x3f), x80);
+        // (x & 0x3F) | 0x80 in one instruction.
+        let cont = |x: __m512i| _mm512_ternarylogic_epi32::<0xEA>(x, x3f, x80);
         let (mut i, mut read, mut written) = (0, 0, 0);
         // Whether the unit before the window is a leading surrogate (its pair, and so its
         // output, is the window's first unit).
         let mut pending_lead = false;
-        // Up to 48 bytes are written, with a masked store: exactly the bytes produced.
-        while i + 32 <= src.len() && written + 48 <= dst.len() {
+        let swap512 = _mm512_broadcast_i32x4(_mm256_castsi256_si128(swap));
+        // Up to 64 bytes are written, with masked stores: exactly the bytes produced.
+        while i + 32 <= src.len() && written + 64 <= dst.len() {
+            if !pending_lead && i + 64 <= src.len() {
+                // 32 units below U+0800 (no surrogates): one or two bytes each, in 16-bit
+                // lanes.
+                // SAFETY: `i + 64 <= src.len()`.
+                let mut w = unsafe { _mm512_loadu_si512(s.add(i).cast()) };
+                if big_endian {
+                    w = _mm512_shuffle_epi8(w, swap512);
+                }
+                if _mm512_cmpge_epu16_mask(w, _mm512_set1_epi16(0x800)) == 0 {
+                    let ascii = _mm512_cmplt_epu16_mask(w, _mm512_set1_epi16(0x80));
+                    let n = if ascii == u32::MAX {
+                        // SAFETY: `written + 64 <= dst.len()`: 32 bytes fit.
+                        unsafe {
+                            _mm256_storeu_si256(d.add(written).cast(), _mm512_cvtepi16_epi8(w))
+                        };
+                        32
+                    } else {
+                        // Lead byte 0xC0 | u >> 6, then 0x80 | u & 0x3F (little-endian lane).
+                        let lead =
+                            _mm512_or_si512(_mm512_srli_epi16::<6>(w), _mm512_set1_epi16(0xC0));
+                        let trail = _mm512_ternarylogic_epi32::<0xEA>(
+                            w,
+                            _mm512_set1_epi16(0x3F),
+                            _mm512_set1_epi16(0x80),
+                        );
+                        let two = _mm512_or_si512(lead, _mm512_slli_epi16::<8>(trail));
+                        let bytes = _mm512_mask_mov_epi16(two, ascii, w);
+                        let keep = 0x5555_5555_5555_5555u64
+                            | _pdep_u64(u64::from(!ascii), 0xAAAA_AAAA_AAAA_AAAA);
+                        let out = _mm512_maskz_compress_epi8(keep, bytes);
+                        let n = keep.count_ones();
+                        // SAFETY: `n <= 64` and `written + 64 <= dst.len()`: the masked
+                        // store writes `dst[written..written + n]` only.
+                        unsafe {
+                            _mm512_mask_storeu_epi8(
+                                d.add(written).cast(),
+                                u64::MAX >> (64 - n),
+                                out,
+                            )
+                        };
+                        n as usize
+                    };
+                    i += 64;
+                    read = i;
+                    written += n;
+                    continue;
+                }
+                let top5 = _mm512_and_si512(w, _mm512_set1_epi16(0xF800u16 as i16));
+                if written + 96 <= dst.len()
+                    && _mm512_cmplt_epu16_mask(w, _mm512_set1_epi16(0x800)) == 0
+                    && _mm512_cmpeq_epi16_mask(top5, _mm512_set1_epi16(0xD800u16 as i16)) == 0
+                {
+                    // 32 units from U+0800 on, no surrogates: three bytes each. Lanes hold
+                    // [0xE0 | u >> 12, 0x80 | (u >> 6) & 0x3F] and [0x80 | u & 0x3F, _];
+                    // two byte permutes interleave them into 96 bytes.
+                    let x3f = _mm512_set1_epi16(0x3F);
+                    let x80 = _mm512_set1_epi16(0x80);
+                    let first =
+                        _mm512_or_si512(_mm512_srli_epi16::<12>(w), _mm512_set1_epi16(0xE0));
+                    let second =
+                        _mm512_ternarylogic_epi32::<0xEA>(_mm512_srli_epi16::<6>(w), x3f, x80);
+                    let lead_pairs = _mm512_or_si512(first, _mm512_slli_epi16::<8>(second));
+                    let last = _mm512_ternarylogic_epi32::<0xEA>(w, x3f, x80);
+                    // SAFETY: the index tables are 64 readable bytes each.
+                    let (idx0, idx1) = unsafe {
+                        (
+                            _mm512_loadu_si512(THREE_BYTE_INDEX[0].as_ptr().cast()),
+                            _mm512_loadu_si512(THREE_BYTE_INDEX[1].as_ptr().cast()),
+                        )
+                    };
+                    let out0 = _mm512_permutex2var_epi8(lead_pairs, idx0, last);
+                    let out1 = _mm512_permutex2var_epi8(lead_pairs, idx1, last);
+                    // SAFETY: `written + 96 <= dst.len()`.
+                    unsafe {
+                        _mm512_storeu_si512(d.add(written).cast(), out0);
+                        _mm256_storeu_si256(
+                            d.add(written + 64).cast(),
+                            _mm512_castsi512_si256(out1),
+                        );
+                    }
+                    i += 64;
+                    read = i;
+                    written += 96;
+                    continue;
+                }
+            }
             // SAFETY: `i + 32 <= src.len()`.
             let v = order(unsafe { _mm256_loadu_si256(s.add(i).cast()) });
             if !pending_lead && _mm256_testz_si256(v, _mm256_set1_epi16(0xFF80u16 as i16)) == 1 {
-                // SAFETY: `written + 48 <= dst.len()`: 16 bytes fit.
+                // SAFETY: `written + 64 <= dst.len()`: 16 bytes fit.
                 unsafe { _mm_storeu_si128(d.add(written).cast(), _mm256_cvtepi16_epi8(v)) };
                 i += 32;
                 read = i;
@@ -387,9 +494,9 @@ mod avx512 {
             keep &= !(_pdep_u64(lead64, 0x1111_1111_1111_1111) * 0xF);
             let out = _mm512_maskz_compress_epi8(keep, bytes);
             let n = keep.count_ones();
-            // SAFETY: `n <= 48` and `written + 48 <= dst.len()`: the masked store writes
+            // SAFETY: `n <= 48` and `written + 64 <= dst.len()`: the masked store writes
             // `dst[written..written + n]` only.
-            unsafe { _mm512_mask_storeu_epi8(d.add(written).cast(), (1u64 << n) - 1, out) };
+            unsafe { _mm512_mask_storeu_epi8(d.add(written).cast(), _bzhi_u64(u64::MAX, n), out) };
             written += n as usize;
             pending_lead = lead >> 15 != 0;
             i += 32;
@@ -461,15 +568,25 @@ mod tests {
             &[0x20],
             &[0x436],
         ];
+        // Below U+0800 only, too (a separate AVX-512 path).
+        let short: Vec<&[u16]> = pieces.iter().copied().filter(|p| p[0] < 0x800).collect();
+        // And from U+0800 on without pairs (another).
+        let long: Vec<&[u16]> = pieces
+            .iter()
+            .copied()
+            .filter(|p| p.len() == 1 && p[0] >= 0x800)
+            .collect();
         let mut out = Vec::new();
-        for seed in 0..pieces.len() {
-            let mut v = Vec::new();
-            let mut k = seed;
-            while v.len() < 120 {
-                v.extend_from_slice(pieces[k % pieces.len()]);
-                k = (k * 5 + 1) % 1013;
+        for pieces in [pieces, &short[..], &long[..]] {
+            for seed in 0..pieces.len() {
+                let mut v = Vec::new();
+                let mut k = seed;
+                while v.len() < 120 {
+                    v.extend_from_slice(pieces[k % pieces.len()]);
+                    k = (k * 5 + 1) % 1013;
+                }
+                out.push(v);
             }
-            out.push(v);
         }
         out.push(alloc::vec![0x41; 120]);
         out
