@@ -769,7 +769,7 @@ fn main() {
         env!("CARGO_MANIFEST_DIR"),
         "/../target/textcodec-bench"
     ));
-    if std::fs::create_dir_all(dir).is_ok() {
+    if !rows.is_empty() && std::fs::create_dir_all(dir).is_ok() {
         let mut tsv =
             String::from("section\tinput\tencoding\tbytes\ttextcodec\tencoding_rs\tmemcpy\n");
         for r in &rows {
