@@ -1,4 +1,11 @@
 //! `std::io` adapters: decode a byte stream into UTF-8 as you read it.
+#![deny(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::panic,
+    clippy::indexing_slicing,
+    clippy::arithmetic_side_effects
+)]
 
 use std::boxed::Box;
 use std::io::{self, Read};
@@ -72,6 +79,14 @@ impl<R: Read> Read for DecodeReader<R> {
                 self.start = 0;
                 self.end = loop {
                     match self.inner.read(&mut self.buf) {
+                        // `Read::read` promises n <= buf.len(), but a buggy or hostile
+                        // reader must not make us panic (std's own readers check too).
+                        Ok(n) if n > self.buf.len() => {
+                            return Err(io::Error::new(
+                                io::ErrorKind::InvalidData,
+                                "the inner reader returned more bytes than the buffer holds",
+                            ));
+                        }
                         Ok(n) => break n,
                         Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
                         Err(e) => return Err(e),
@@ -80,10 +95,11 @@ impl<R: Read> Read for DecodeReader<R> {
                 self.eof = self.end == 0;
             }
             // A character needs up to 4 bytes: decode into a scratch buffer when `out` is tiny.
-            let r = self
-                .decoder
-                .decode_to_utf8(&self.buf[self.start..self.end], out, self.eof);
-            self.start += r.read;
+            // `start <= end <= buf.len()`: `end` was checked above and `start` only advances
+            // by what the decoder read from `buf[start..end]`.
+            let pending = self.buf.get(self.start..self.end).unwrap_or_default();
+            let r = self.decoder.decode_to_utf8(pending, out, self.eof);
+            self.start = self.start.saturating_add(r.read);
             match r.status {
                 DecodeStatus::Malformed(m) => {
                     return Err(io::Error::new(io::ErrorKind::InvalidData, m));

@@ -4,6 +4,13 @@
 //! 228 labels. The lookup lowercases into a stack buffer while hashing and then probes a
 //! generated open-addressing table, so it never allocates and compares against at most
 //! `LABEL_MAX_PROBES` candidates.
+#![deny(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::panic,
+    clippy::indexing_slicing,
+    clippy::arithmetic_side_effects
+)]
 
 use crate::encoding::{
     Encoding, LABELS, LABEL_HASH_SEED, LABEL_MAX_PROBES, LABEL_SLOTS, MAX_LABEL_LEN,
@@ -49,18 +56,16 @@ pub(crate) fn get_an_encoding(label: &[u8]) -> Option<Encoding> {
         h = (h ^ u32::from(b)).wrapping_mul(0x0100_0193);
     }
     h ^= h >> 15;
-    let lower = &lower[..label.len()];
-    let mut slot = h as usize % LABEL_SLOTS.len();
+    let lower = lower.get(..label.len())?;
+    let mut slot = (h as usize).checked_rem(LABEL_SLOTS.len())?;
     for _ in 0..LABEL_MAX_PROBES {
-        let entry = LABEL_SLOTS[slot];
-        if entry == 0 {
-            return None;
-        }
-        let (candidate, encoding) = LABELS[usize::from(entry) - 1];
+        let entry = *LABEL_SLOTS.get(slot)?;
+        // 0 marks an empty slot; others are 1 + an index into LABELS.
+        let &(candidate, encoding) = LABELS.get(usize::from(entry).checked_sub(1)?)?;
         if candidate.as_bytes() == lower {
             return Some(encoding);
         }
-        slot = (slot + 1) % LABEL_SLOTS.len();
+        slot = slot.wrapping_add(1).checked_rem(LABEL_SLOTS.len())?;
     }
     None
 }

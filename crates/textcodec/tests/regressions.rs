@@ -23,3 +23,27 @@ fn utf16_encoder_from_utf8_ascii_is_two_bytes() {
         assert_eq!(out, want, "{encoding:?} from UTF-16");
     }
 }
+
+/// Found while denying `clippy::indexing_slicing` in io.rs: a `Read` implementation that
+/// returns more bytes than the buffer it was given (a contract violation, but the reader
+/// may be foreign code) made `DecodeReader` slice past its buffer and panic. It is now an
+/// `InvalidData` error.
+#[test]
+fn decode_reader_rejects_an_inner_reader_that_overreports() {
+    use std::io::Read;
+    struct Liar;
+    impl Read for Liar {
+        fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+            buf.fill(b'a');
+            Ok(buf.len() + 1)
+        }
+    }
+    let mut reader = textcodec::io::DecodeReader::with_capacity(
+        16,
+        Liar,
+        textcodec::Decoder::new(Encoding::Utf8),
+    );
+    let mut out = [0u8; 64];
+    let err = reader.read(&mut out).unwrap_err();
+    assert_eq!(err.kind(), std::io::ErrorKind::InvalidData);
+}

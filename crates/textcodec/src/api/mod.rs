@@ -7,6 +7,13 @@
 //! - [`TextEncoder`] (#interface-textencoder), including `encodeInto`;
 //! - [`TextDecoderStream`] and [`TextEncoderStream`] (#interface-textdecoderstream,
 //!   #interface-textencoderstream) as push-based transformers: chunk in, chunk out, flush.
+#![deny(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::panic,
+    clippy::indexing_slicing,
+    clippy::arithmetic_side_effects
+)]
 
 mod streams;
 mod text_decoder;

@@ -2,6 +2,13 @@
 //! <https://encoding.spec.whatwg.org/#interface-textencoderstream>, as push-based
 //! transformers: the embedder's `TransformStream` calls `transform` per chunk and `flush`
 //! at the end, enqueueing non-empty results.
+#![deny(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::panic,
+    clippy::indexing_slicing,
+    clippy::arithmetic_side_effects
+)]
 
 use alloc::string::String;
 use alloc::vec::Vec;
@@ -100,7 +107,7 @@ impl TextEncoderStream {
     /// *encode and enqueue a chunk* for a JavaScript string chunk: the bytes to enqueue
     /// (empty means enqueue nothing).
     pub fn transform(&mut self, chunk: &[u16]) -> Vec<u8> {
-        let mut out = Vec::with_capacity(chunk.len() * 3);
+        let mut out = Vec::with_capacity(chunk.len().saturating_mul(3));
         let mut buf = [0u8; 4];
         let mut push = |c: char, out: &mut Vec<u8>| {
             out.extend_from_slice(c.encode_utf8(&mut buf).as_bytes());
@@ -109,6 +116,9 @@ impl TextEncoderStream {
             // *convert code unit to scalar value*.
             if let Some(leading) = self.leading_surrogate.take() {
                 if (0xDC00..=0xDFFF).contains(&unit) {
+                    // Bounds: `leading` is only ever set to 0xD800..=0xDBFF (below) and
+                    // `unit` is 0xDC00..=0xDFFF here: c ≤ 0x10FFFF.
+                    #[allow(clippy::arithmetic_side_effects)]
                     let c = 0x10000
                         + ((u32::from(leading) - 0xD800) << 10)
                         + (u32::from(unit) - 0xDC00);
@@ -133,7 +143,7 @@ impl TextEncoderStream {
     /// [`TextEncoderStream::transform`] for a Rust string chunk (it has no surrogates, but a
     /// leading surrogate left by a previous UTF-16 chunk is still resolved).
     pub fn transform_str(&mut self, chunk: &str) -> Vec<u8> {
-        let mut out = Vec::with_capacity(chunk.len() + 3);
+        let mut out = Vec::with_capacity(chunk.len().saturating_add(3));
         if !chunk.is_empty() && self.leading_surrogate.take().is_some() {
             out.extend_from_slice("\u{FFFD}".as_bytes());
         }

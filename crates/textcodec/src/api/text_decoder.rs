@@ -1,4 +1,11 @@
 //! <https://encoding.spec.whatwg.org/#interface-textdecoder>
+#![deny(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::panic,
+    clippy::indexing_slicing,
+    clippy::arithmetic_side_effects
+)]
 
 use alloc::string::String;
 use alloc::vec::Vec;
@@ -90,7 +97,7 @@ impl DecoderCommon {
         let r = out.decode(&mut self.decoder, bytes, flush);
         match r.status {
             DecodeStatus::Malformed(_) => {
-                self.queue = bytes[r.read..].to_vec();
+                self.queue = bytes.get(r.read..).unwrap_or_default().to_vec();
                 Err(ApiError::TypeError)
             }
             _ => Ok(()),

@@ -1,4 +1,11 @@
 //! <https://encoding.spec.whatwg.org/#interface-textencoder>
+#![deny(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::panic,
+    clippy::indexing_slicing,
+    clippy::arithmetic_side_effects
+)]
 
 use alloc::vec::Vec;
 
@@ -73,10 +80,15 @@ impl TextEncoder {
     pub fn encode_into_str(&self, source: &str, destination: &mut [u8]) -> EncodeIntoResult {
         let mut n = source.len().min(destination.len());
         while !source.is_char_boundary(n) {
-            n -= 1;
+            // 0 is always a boundary: this stops.
+            n = n.saturating_sub(1);
         }
-        destination[..n].copy_from_slice(&source.as_bytes()[..n]);
-        let read: usize = source[..n].chars().map(char::len_utf16).sum();
+        // `n <= min(source.len(), destination.len())` on a char boundary: both exist.
+        let (Some(dst), Some(src)) = (destination.get_mut(..n), source.get(..n)) else {
+            return EncodeIntoResult::default();
+        };
+        dst.copy_from_slice(src.as_bytes());
+        let read: usize = src.chars().map(char::len_utf16).sum();
         EncodeIntoResult {
             read: read as u64,
             written: n as u64,

@@ -1,5 +1,12 @@
 //! <https://encoding.spec.whatwg.org/#big5-decoder> and
 //! <https://encoding.spec.whatwg.org/#big5-encoder>
+#![deny(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::panic,
+    clippy::indexing_slicing,
+    clippy::arithmetic_side_effects
+)]
 
 use super::{fast_multi_byte, scalar, DecodeKernel, EncodeKernel, Encoded, Step};
 use crate::index;
@@ -15,6 +22,10 @@ pub(crate) struct Big5Decoder {
 /// (leading − 0x81) × 157 + (byte − offset), or `None` for a trailing byte outside
 /// 0x40–0x7E and 0xA1–0xFE.
 #[inline(always)]
+// Bounds: the decoder calls this with a Big5 lead byte (0x81..=0xFE) and the match
+// checks the trail byte against its offset, so the subtractions cannot wrap and the
+// pointer is below 126 × 157.
+#[allow(clippy::arithmetic_side_effects)]
 fn pointer(leading: u8, byte: u8) -> Option<usize> {
     let offset = if byte < 0x7F { 0x40 } else { 0x62 };
     match byte {
@@ -98,6 +109,9 @@ impl DecodeKernel for Big5Decoder {
 pub(crate) struct Big5Encoder;
 
 impl EncodeKernel for Big5Encoder {
+    // Bounds: index Big5 pointers are below 126 × 157, so the lead is at most 0x81 + 125 and
+    // trailing + offset at most 156 + 0x62: no overflow.
+    #[allow(clippy::arithmetic_side_effects)]
     fn encode_char(&mut self, c: char) -> Encoded {
         let cp = u32::from(c);
         // Step 2.

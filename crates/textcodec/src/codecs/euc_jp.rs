@@ -1,5 +1,12 @@
 //! <https://encoding.spec.whatwg.org/#euc-jp-decoder> and
 //! <https://encoding.spec.whatwg.org/#euc-jp-encoder>
+#![deny(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::panic,
+    clippy::indexing_slicing,
+    clippy::arithmetic_side_effects
+)]
 
 use super::{fast_multi_byte, scalar, DecodeKernel, EncodeKernel, Encoded, Step};
 use crate::index;
@@ -15,6 +22,9 @@ pub(crate) struct EucJpDecoder {
 }
 
 #[inline(always)]
+// Bounds: called with a lead and trail byte both in 0xA1..=0xFE (checked by the caller,
+// #euc-jp-decoder step 5), so the subtractions cannot wrap; the pointer is below 94 × 94.
+#[allow(clippy::arithmetic_side_effects)]
 fn pointer(leading: u8, byte: u8) -> usize {
     usize::from(leading - 0xA1) * 94 + usize::from(byte - 0xA1)
 }
@@ -101,6 +111,9 @@ impl DecodeKernel for EucJpDecoder {
 pub(crate) struct EucJpEncoder;
 
 impl EncodeKernel for EucJpEncoder {
+    // Bounds: in the U+FF61..=U+FF9F arm `cp - 0xFF61 + 0xA1` ≤ 0xDF; index jis0208 pointers
+    // are below 94 × 94, so both bytes fit.
+    #[allow(clippy::arithmetic_side_effects)]
     fn encode_char(&mut self, c: char) -> Encoded {
         let mut cp = u32::from(c);
         match cp {

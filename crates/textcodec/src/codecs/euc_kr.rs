@@ -1,5 +1,12 @@
 //! <https://encoding.spec.whatwg.org/#euc-kr-decoder> and
 //! <https://encoding.spec.whatwg.org/#euc-kr-encoder>
+#![deny(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::panic,
+    clippy::indexing_slicing,
+    clippy::arithmetic_side_effects
+)]
 
 use super::{fast_multi_byte, scalar, DecodeKernel, EncodeKernel, Encoded, Step};
 use crate::index;
@@ -13,6 +20,9 @@ pub(crate) struct EucKrDecoder {
 }
 
 #[inline(always)]
+// Bounds: called with an EUC-KR lead byte (0x81..=0xFE) and the match checks the
+// trail byte, so the subtractions cannot wrap; the pointer is below 126 × 190.
+#[allow(clippy::arithmetic_side_effects)]
 fn pointer(leading: u8, byte: u8) -> Option<usize> {
     match byte {
         0x41..=0xFE => Some(usize::from(leading - 0x81) * 190 + usize::from(byte - 0x41)),
@@ -76,6 +86,8 @@ impl DecodeKernel for EucKrDecoder {
 pub(crate) struct EucKrEncoder;
 
 impl EncodeKernel for EucKrEncoder {
+    // Bounds: index EUC-KR pointers are below 126 × 190, so both bytes fit.
+    #[allow(clippy::arithmetic_side_effects)]
     fn encode_char(&mut self, c: char) -> Encoded {
         let cp = u32::from(c);
         if cp < 0x80 {

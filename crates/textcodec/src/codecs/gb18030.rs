@@ -1,6 +1,13 @@
 //! <https://encoding.spec.whatwg.org/#gb18030-decoder> and
 //! <https://encoding.spec.whatwg.org/#gb18030-encoder>; GBK (#gbk-decoder, #gbk-encoder) is
 //! the same decoder and the same encoder with *is GBK* set.
+#![deny(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::panic,
+    clippy::indexing_slicing,
+    clippy::arithmetic_side_effects
+)]
 
 use super::{fast_multi_byte, scalar, DecodeKernel, EncodeKernel, Encoded, Restore, Step};
 use crate::index;
@@ -20,6 +27,9 @@ pub(crate) struct Gb18030Decoder {
 /// The two-byte pointer: (leading − 0x81) × 190 + (byte − offset), or `None` for a
 /// trailing byte outside 0x40–0x7E and 0x80–0xFE.
 #[inline(always)]
+// Bounds: called with a gb18030 first byte (0x81..=0xFE) and the match checks the
+// trail byte, so the subtractions cannot wrap; the pointer is below 126 × 190.
+#[allow(clippy::arithmetic_side_effects)]
 fn two_byte_pointer(leading: u8, byte: u8) -> Option<usize> {
     let offset = if byte < 0x7F { 0x40 } else { 0x41 };
     match byte {
@@ -32,6 +42,10 @@ fn two_byte_pointer(leading: u8, byte: u8) -> Option<usize> {
 
 /// The four-byte pointer (#gb18030-decoder step 3.2).
 #[inline(always)]
+// Bounds: the caller checked the four bytes' ranges (0x81..=0xFE, 0x30..=0x39,
+// 0x81..=0xFE, 0x30..=0x39), so no subtraction wraps and the pointer is below
+// 126 × 10 × 126 × 10 (fits u32).
+#[allow(clippy::arithmetic_side_effects)]
 fn four_byte_pointer(first: u8, second: u8, third: u8, byte: u8) -> u32 {
     (u32::from(first) - 0x81) * (10 * 126 * 10)
         + (u32::from(second) - 0x30) * (10 * 126)
@@ -170,6 +184,9 @@ pub(crate) struct Gb18030Encoder {
 }
 
 impl EncodeKernel for Gb18030Encoder {
+    // Bounds: index gb18030 pointers are below 126 × 190 and index gb18030 ranges pointers
+    // below 126 × 10 × 126 × 10, so every byte computed fits; `cp < 0x110000`.
+    #[allow(clippy::arithmetic_side_effects)]
     fn encode_char(&mut self, c: char) -> Encoded {
         let cp = u32::from(c);
         // Step 2.

@@ -1,5 +1,12 @@
 //! <https://encoding.spec.whatwg.org/#iso-2022-jp-decoder> and
 //! <https://encoding.spec.whatwg.org/#iso-2022-jp-encoder>
+#![deny(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::panic,
+    clippy::indexing_slicing,
+    clippy::arithmetic_side_effects
+)]
 
 use super::{scalar, DecodeKernel, EncodeKernel, Encoded, Restore, Step};
 use crate::index;
@@ -54,6 +61,16 @@ impl Iso2022JpDecoder {
     }
 }
 
+/// The jis0208 pointer of a two-byte sequence (#iso-2022-jp-decoder, lead byte and trail
+/// byte steps).
+#[inline(always)]
+// Bounds: both callers pass bytes in 0x21..=0x7E (the decoder's lead-byte state only holds
+// such a lead; the trail is matched), so nothing wraps and the pointer is below 94 × 94.
+#[allow(clippy::arithmetic_side_effects)]
+fn pointer(lead: u8, trail: u8) -> usize {
+    usize::from(lead - 0x21) * 94 + usize::from(trail - 0x21)
+}
+
 impl DecodeKernel for Iso2022JpDecoder {
     fn handle(&mut self, byte: Option<u8>) -> Step {
         match self.state {
@@ -100,7 +117,7 @@ impl DecodeKernel for Iso2022JpDecoder {
                 }
                 Some(b @ 0x21..=0x7E) => {
                     self.state = State::LeadingByte;
-                    let pointer = usize::from(self.leading - 0x21) * 94 + usize::from(b - 0x21);
+                    let pointer = pointer(self.leading, b);
                     match index::jis0208_code_point(pointer) {
                         None => Step::ERROR,
                         Some(cp) => Step::Emit(scalar(u32::from(cp))),
@@ -168,6 +185,9 @@ impl DecodeKernel for Iso2022JpDecoder {
 
     /// ASCII runs in the ASCII state and two-byte characters in the leading-byte state.
     #[inline]
+    // Bounds: `i` only grows after `src.get(i)` / `src.get(i..)` found the bytes it steps
+    // over, so `i <= src.len() <= isize::MAX`: the additions cannot overflow.
+    #[allow(clippy::arithmetic_side_effects)]
     fn fast<S: Sink>(&mut self, src: &[u8], dst: &mut S) -> usize {
         let mut i = 0;
         match self.state {
@@ -181,8 +201,8 @@ impl DecodeKernel for Iso2022JpDecoder {
                 }
             }
             State::LeadingByte => {
-                while let [lead @ 0x21..=0x7E, trail @ 0x21..=0x7E, ..] = src[i..] {
-                    let pointer = usize::from(lead - 0x21) * 94 + usize::from(trail - 0x21);
+                while let Some(&[lead @ 0x21..=0x7E, trail @ 0x21..=0x7E, ..]) = src.get(i..) {
+                    let pointer = pointer(lead, trail);
                     let Some(cp) = index::jis0208_code_point(pointer) else {
                         break;
                     };
@@ -231,6 +251,9 @@ enum HandlerResult {
 }
 
 impl Iso2022JpEncoder {
+    // Bounds: `cp - 0xFF61` only runs when `cp` is in U+FF61..=U+FF9F; index jis0208 pointers
+    // are below 94 × 94, so both bytes fit.
+    #[allow(clippy::arithmetic_side_effects)]
     fn handler(&mut self, c: char) -> HandlerResult {
         let mut cp = u32::from(c);
         let ascii = cp < 0x80;
@@ -302,22 +325,34 @@ impl EncodeKernel for Iso2022JpEncoder {
         // The handler restores the code point after an escape; at most one escape precedes
         // the bytes or the error (the state after an escape accepts the code point).
         let mut out = [0u8; 8];
-        let mut n = 0usize;
+        let mut n = 0u8;
         for _ in 0..3 {
             match self.handler(c) {
                 HandlerResult::Bytes(bytes, len) => {
-                    out[n..n + usize::from(len)].copy_from_slice(&bytes[..usize::from(len)]);
-                    return Encoded::Bytes(out, (n + usize::from(len)) as u8);
+                    // `n` is 0 or 3 and `len` at most 2: this fits `out`.
+                    let end = n.saturating_add(len);
+                    let (Some(dst), Some(src)) = (
+                        out.get_mut(usize::from(n)..usize::from(end)),
+                        bytes.get(..usize::from(len)),
+                    ) else {
+                        break;
+                    };
+                    dst.copy_from_slice(src);
+                    return Encoded::Bytes(out, end);
                 }
                 HandlerResult::EscapeThenRestore(escape) => {
-                    out[n..n + 3].copy_from_slice(&escape);
-                    n += 3;
+                    let Some(dst) = out.get_mut(usize::from(n)..usize::from(n.saturating_add(3)))
+                    else {
+                        break;
+                    };
+                    dst.copy_from_slice(&escape);
+                    n = n.saturating_add(3);
                 }
                 HandlerResult::Error(code_point) => {
                     return Encoded::Unmappable {
                         code_point,
                         prefix: out,
-                        prefix_len: n as u8,
+                        prefix_len: n,
                     }
                 }
             }
@@ -326,7 +361,7 @@ impl EncodeKernel for Iso2022JpEncoder {
         Encoded::Unmappable {
             code_point: c,
             prefix: out,
-            prefix_len: n as u8,
+            prefix_len: n,
         }
     }
 

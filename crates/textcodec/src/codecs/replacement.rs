@@ -3,6 +3,13 @@
 //! The replacement encoding exists so that labels of encodings browsers do not support
 //! (ISO-2022-KR, HZ-GB-2312, ISO-2022-CN…) decode to a single U+FFFD instead of being
 //! misread as something else.
+#![deny(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::panic,
+    clippy::indexing_slicing,
+    clippy::arithmetic_side_effects
+)]
 
 use super::{DecodeKernel, Step};
 use crate::simd::sink::Sink;

@@ -1,5 +1,12 @@
 //! <https://encoding.spec.whatwg.org/#shift_jis-decoder> and
 //! <https://encoding.spec.whatwg.org/#shift_jis-encoder>
+#![deny(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::panic,
+    clippy::indexing_slicing,
+    clippy::arithmetic_side_effects
+)]
 
 use super::{fast_multi_byte, scalar, DecodeKernel, EncodeKernel, Encoded, Step};
 use crate::index;
@@ -14,6 +21,9 @@ pub(crate) struct ShiftJisDecoder {
 
 /// Steps 3.4–3.6: the pointer, or `None` for a trailing byte outside 0x40–0x7E and 0x80–0xFC.
 #[inline(always)]
+// Bounds: called with a Shift_JIS lead byte (0x81..=0x9F or 0xE0..=0xFC) and the match
+// checks the trail byte, so nothing wraps; the pointer is below 188 × 60.
+#[allow(clippy::arithmetic_side_effects)]
 fn pointer(leading: u8, byte: u8) -> Option<usize> {
     let offset = if byte < 0x7F { 0x40 } else { 0x41 };
     let leading_offset = if leading < 0xA0 { 0x81 } else { 0xC1 };
@@ -27,6 +37,8 @@ fn pointer(leading: u8, byte: u8) -> Option<usize> {
 
 /// Steps 3.7–3.8: EUDC (pointers 8836 to 10715 map to the Private Use Area), else jis0208.
 #[inline(always)]
+// Bounds: `pointer` is in 8836..=10715 where it is added, so the sum stays below 0xE800.
+#[allow(clippy::arithmetic_side_effects)]
 fn code_point(pointer: usize) -> Option<u32> {
     if (8836..=10715).contains(&pointer) {
         return Some(0xE000 - 8836 + pointer as u32);
@@ -93,6 +105,9 @@ impl DecodeKernel for ShiftJisDecoder {
 pub(crate) struct ShiftJisEncoder;
 
 impl EncodeKernel for ShiftJisEncoder {
+    // Bounds: in the U+FF61..=U+FF9F arm `cp - 0xFF61 + 0xA1` ≤ 0xDF; index Shift_JIS pointers
+    // are below 188 × 60, so the lead is at most 0x3C + 0xC1 and the trail 187 + 0x41 - 0x3F.
+    #[allow(clippy::arithmetic_side_effects)]
     fn encode_char(&mut self, c: char) -> Encoded {
         let mut cp = u32::from(c);
         match cp {

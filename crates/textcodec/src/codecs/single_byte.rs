@@ -1,6 +1,13 @@
 //! <https://encoding.spec.whatwg.org/#single-byte-decoder> and
 //! <https://encoding.spec.whatwg.org/#single-byte-encoder>: one table-driven codec for all
 //! 28 single-byte encodings.
+#![deny(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::panic,
+    clippy::indexing_slicing,
+    clippy::arithmetic_side_effects
+)]
 
 use super::{DecodeKernel, EncodeKernel, Encoded, Step};
 use crate::index::SingleByteIndex;
@@ -47,6 +54,10 @@ impl DecodeKernel for SingleByteDecoder {
     }
 
     #[inline]
+    // Hot loop. Bounds: `i <= src.len()` always: `copy_ascii` returns at most the length of
+    // the slice it is given (`src[i..]`), and `i += 1` follows `src.get(i)` finding a byte.
+    // So the slice cannot panic and the additions cannot overflow.
+    #[allow(clippy::indexing_slicing, clippy::arithmetic_side_effects)]
     fn fast<S: Sink>(&mut self, src: &[u8], dst: &mut S) -> usize {
         let mut i = 0;
         loop {
@@ -95,6 +106,11 @@ impl EncodeKernel for SingleByteEncoder {
     }
 
     #[inline]
+    // Hot loop. Bounds: `copy_ascii` copies at most min(src, dst) bytes, so `read <=
+    // src.len()` and `written <= dst.len()`; `dst[written]` runs only after the
+    // `written >= dst.len()` check; `read` advances by the length of a char found at `read`,
+    // which is a char boundary (ASCII was copied whole), so `src[read..]` is valid.
+    #[allow(clippy::indexing_slicing, clippy::arithmetic_side_effects)]
     fn fast(&mut self, src: &str, dst: &mut [u8]) -> (usize, usize) {
         let bytes = src.as_bytes();
         let (mut read, mut written) = (0, 0);

@@ -1,5 +1,12 @@
 //! <https://encoding.spec.whatwg.org/#x-user-defined-decoder> and
 //! <https://encoding.spec.whatwg.org/#x-user-defined-encoder>
+#![deny(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::panic,
+    clippy::indexing_slicing,
+    clippy::arithmetic_side_effects
+)]
 
 use super::{DecodeKernel, EncodeKernel, Encoded, Step};
 use crate::simd::sink::Sink;
@@ -9,6 +16,8 @@ use crate::simd::sink::Sink;
 pub(crate) struct XUserDefinedDecoder;
 
 #[inline(always)]
+// Bounds: the else branch has byte ≥ 0x80, so 0xF780 + byte − 0x80 ≤ 0xF7FF.
+#[allow(clippy::arithmetic_side_effects)]
 fn decode_byte(byte: u8) -> u16 {
     if byte < 0x80 {
         u16::from(byte)
@@ -32,6 +41,10 @@ impl DecodeKernel for XUserDefinedDecoder {
     }
 
     #[inline]
+    // Hot loop. Bounds: `i <= src.len()` always: `copy_ascii` returns at most the length of
+    // the slice it is given (`src[i..]`), and `i += 1` follows `src.get(i)` finding a byte.
+    // So the slice cannot panic and the additions cannot overflow.
+    #[allow(clippy::indexing_slicing, clippy::arithmetic_side_effects)]
     fn fast<S: Sink>(&mut self, src: &[u8], dst: &mut S) -> usize {
         let mut i = 0;
         loop {
@@ -52,6 +65,8 @@ impl DecodeKernel for XUserDefinedDecoder {
 pub(crate) struct XUserDefinedEncoder;
 
 impl EncodeKernel for XUserDefinedEncoder {
+    // Bounds: in the U+F780..=U+F7FF arm `cp - 0xF780 + 0x80` ≤ 0xFF.
+    #[allow(clippy::arithmetic_side_effects)]
     fn encode_char(&mut self, c: char) -> Encoded {
         let cp = u32::from(c);
         match cp {

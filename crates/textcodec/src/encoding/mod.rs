@@ -3,6 +3,13 @@
 //!
 //! The [`Encoding`] type: the 40 encodings, their names and labels, and the queries callers
 //! need before choosing a decoder or encoder.
+#![deny(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::panic,
+    clippy::indexing_slicing,
+    clippy::arithmetic_side_effects
+)]
 
 #[rustfmt::skip]
 mod generated;
@@ -51,7 +58,12 @@ impl Encoding {
     /// assert_eq!(textcodec::Encoding::EucKr.name(), "EUC-KR");
     /// ```
     pub fn name(self) -> &'static str {
-        generated::NAMES[self as usize]
+        // The generated table has one entry per variant, in declaration order (the
+        // `names` tests check every one): `get` never misses.
+        generated::NAMES
+            .get(self as usize)
+            .copied()
+            .unwrap_or_default()
     }
 
     /// The name, ASCII-lowercased: what `TextDecoder.encoding` returns (#dom-textdecoder-encoding).
@@ -60,7 +72,12 @@ impl Encoding {
     /// assert_eq!(textcodec::Encoding::ShiftJis.lowercase_name(), "shift_jis");
     /// ```
     pub fn lowercase_name(self) -> &'static str {
-        generated::LOWERCASE_NAMES[self as usize]
+        // The generated table has one entry per variant, in declaration order (the
+        // `names` tests check every one): `get` never misses.
+        generated::LOWERCASE_NAMES
+            .get(self as usize)
+            .copied()
+            .unwrap_or_default()
     }
 
     /// <https://encoding.spec.whatwg.org/#concept-encoding-get>: the encoding for a label,

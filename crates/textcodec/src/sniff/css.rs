@@ -1,5 +1,12 @@
 //! CSS Syntax Module Level 3 §3.2 "The input byte stream": *determine the fallback
 //! encoding* (steps 1–4) and *decode* with it, so a BOM wins over everything.
+#![deny(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::panic,
+    clippy::indexing_slicing,
+    clippy::arithmetic_side_effects
+)]
 
 use crate::Encoding;
 
@@ -41,11 +48,12 @@ pub fn css_charset(bytes: &[u8]) -> Option<Encoding> {
 /// assert_eq!(textcodec::sniff::css_charset_label(b"@charset \"x\";"), Some(&b"x"[..]));
 /// ```
 pub fn css_charset_label(bytes: &[u8]) -> Option<&[u8]> {
-    let bytes = &bytes[..bytes.len().min(CSS_CHARSET_LIMIT)];
+    let bytes = bytes.get(..CSS_CHARSET_LIMIT).unwrap_or(bytes);
     let rest = bytes.strip_prefix(b"@charset \"")?;
     let length = rest.iter().position(|&b| !is_label_byte(b))?;
-    if rest[length..].starts_with(b"\";") {
-        Some(&rest[..length])
+    let (label, after) = rest.split_at_checked(length)?;
+    if after.starts_with(b"\";") {
+        Some(label)
     } else {
         None
     }
