@@ -8,8 +8,8 @@
 //!
 //! Inputs come from `bench-corpus/` (scripts/make-corpus.py) when it exists, else from
 //! built-in samples; each is repeated to about 1 MB. Every figure is the median of 15
-//! timed batches (thread CPU time on Linux, so a busy machine skews less); throughput
-//! counts input bytes.
+//! timed wall-clock batches, so measure on a quiet machine (the benches/ harness times
+//! thread CPU time); throughput counts input bytes.
 
 use std::hint::black_box;
 use std::time::{Duration, Instant};
@@ -68,16 +68,7 @@ fn inputs() -> Vec<(&'static str, String)> {
     ]
 }
 
-/// Seconds this thread has run on a CPU (Linux: /proc/thread-self/schedstat), so that
-/// other processes on a busy machine do not count; wall-clock time elsewhere.
-fn cpu_seconds(wall: Instant) -> f64 {
-    std::fs::read_to_string("/proc/thread-self/schedstat")
-        .ok()
-        .and_then(|s| s.split_whitespace().next()?.parse::<u64>().ok())
-        .map_or_else(|| wall.elapsed().as_secs_f64(), |ns| ns as f64 / 1e9)
-}
-
-/// Median MB/s (input bytes) of `f` over 15 batches, in CPU time.
+/// Median MB/s (input bytes) of `f` over 15 batches, wall-clock.
 fn measure(bytes: usize, mut f: impl FnMut()) -> f64 {
     f();
     let start = Instant::now();
@@ -89,12 +80,11 @@ fn measure(bytes: usize, mut f: impl FnMut()) -> f64 {
     let reps = reps.max(1);
     let mut rates: Vec<f64> = (0..15)
         .map(|_| {
-            let wall = Instant::now();
-            let t = cpu_seconds(wall);
+            let t = Instant::now();
             for _ in 0..reps {
                 f();
             }
-            let secs = cpu_seconds(wall) - t;
+            let secs = t.elapsed().as_secs_f64();
             (bytes as f64 * f64::from(reps)) / secs / 1e6
         })
         .collect();

@@ -497,12 +497,10 @@ impl Decoder {
         let mut written = 0;
         loop {
             let rest = &src[read..];
-            // Usually enough at once; grows geometrically otherwise.
-            let additional = rest
-                .len()
-                .saturating_add(rest.len() / 2)
-                .saturating_add(16)
-                .max(dst.capacity() - dst.len());
+            // Usually enough at once; grows geometrically otherwise. `append_to_string`
+            // fills at most `sink::APPEND_CHUNK` bytes per call (so that its zero-filling
+            // stays in cache) and this loop goes round on `OutputFull`.
+            let additional = rest.len().saturating_add(rest.len() / 2).saturating_add(16);
             let r = sink::append_to_string(dst, additional, |sink| self.run(rest, sink, last));
             read += r.read;
             written += r.written;

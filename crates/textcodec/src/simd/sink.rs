@@ -224,13 +224,20 @@ impl Sink for Utf16Sink<'_> {
     }
 }
 
-/// Runs `f` with a [`Utf8Sink`] over `additional` bytes of fresh space at the end of `s`,
-/// then keeps exactly what `f` wrote. Returns `f`'s result.
+/// At most this much fresh space is zero-filled per [`append_to_string`] call: the
+/// zeroes are then still in cache when the decoder overwrites them, instead of costing a
+/// second pass over memory.
+pub(crate) const APPEND_CHUNK: usize = 32 * 1024;
+
+/// Runs `f` with a [`Utf8Sink`] over `additional` bytes of fresh space at the end of `s`
+/// (at most [`APPEND_CHUNK`]: callers loop on `OutputFull`), then keeps exactly what `f`
+/// wrote. Returns `f`'s result.
 pub(crate) fn append_to_string<R>(
     s: &mut String,
     additional: usize,
     f: impl FnOnce(&mut Utf8Sink<'_>) -> R,
 ) -> R {
+    let additional = additional.min(APPEND_CHUNK);
     let old_len = s.len();
     // SAFETY: the bytes are only exposed through a `Utf8Sink`, which writes whole UTF-8
     // sequences from its start; the vector is truncated to `old_len + written` before the

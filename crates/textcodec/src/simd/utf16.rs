@@ -596,7 +596,10 @@ mod tests {
     fn every_kernel_matches_the_naive_oracle() {
         let step = if cfg!(miri) { 23 } else { 1 };
         for k in available_kernels() {
-            for text in samples() {
+            for text in samples()
+                .into_iter()
+                .take(if cfg!(miri) { 3 } else { usize::MAX })
+            {
                 for len in (0..text.len()).step_by(step) {
                     for lone in [None, Some(0xD800u16), Some(0xDC00), Some(0xDBFF)] {
                         for at in (0..=len).step_by(if lone.is_some() {

@@ -405,6 +405,20 @@ mod avx512_validation {
         };
         let mut i = 64;
         while i + 64 <= src.len() {
+            if !incomplete && i + 128 <= src.len() {
+                // Skip ASCII two vectors at a time.
+                // SAFETY: `i + 128 <= src.len()`.
+                let (a, b) = unsafe {
+                    (
+                        _mm512_loadu_si512(src.as_ptr().add(i).cast()),
+                        _mm512_loadu_si512(src.as_ptr().add(i + 64).cast()),
+                    )
+                };
+                if _mm512_movepi8_mask(_mm512_or_si512(a, b)) == 0 {
+                    i += 128;
+                    continue;
+                }
+            }
             // SAFETY: `3 <= i` and `i + 64 <= src.len()`: `src[i - 3 .. i + 64]` is readable.
             match unsafe { step(&t, src.as_ptr().add(i), incomplete) } {
                 Some(ends_inside) => incomplete = ends_inside,
@@ -721,7 +735,10 @@ mod tests {
     fn validation_matches_the_naive_oracle() {
         let (step, lens) = if cfg!(miri) { (37, 70) } else { (1, 200) };
         for k in available_kernels() {
-            for text in samples() {
+            for text in samples()
+                .into_iter()
+                .take(if cfg!(miri) { 3 } else { usize::MAX })
+            {
                 for len in (0..lens.min(text.len())).step_by(if cfg!(miri) { 13 } else { 1 }) {
                     let valid = &text[..len];
                     assert_eq!(
@@ -807,7 +824,10 @@ mod tests {
     fn to_utf16_matches_the_naive_oracle() {
         let step = if cfg!(miri) { 17 } else { 1 };
         for k in available_kernels() {
-            for text in samples() {
+            for text in samples()
+                .into_iter()
+                .take(if cfg!(miri) { 3 } else { usize::MAX })
+            {
                 for start in 0..4 {
                     for end in (start..text.len()).step_by(step) {
                         let Ok(s) = core::str::from_utf8(&text[start..end]) else {
