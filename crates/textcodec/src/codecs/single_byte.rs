@@ -60,14 +60,28 @@ impl DecodeKernel for SingleByteDecoder {
     #[allow(clippy::indexing_slicing, clippy::arithmetic_side_effects)]
     fn fast<S: Sink>(&mut self, src: &[u8], dst: &mut S) -> usize {
         let mut i = 0;
-        loop {
-            i += dst.copy_ascii(&src[i..]);
-            let Some(&byte) = src.get(i) else { return i };
+        while let Some(&byte) = src.get(i) {
             if byte < 0x80 {
-                return i; // out of room
+                // A lone ASCII byte (a space between words) is written inline; only a run
+                // of two or more enters the bulk ASCII kernel, whose call costs more than a
+                // table lookup in mostly non-ASCII text.
+                if src.get(i + 1).is_some_and(|&next| next < 0x80) {
+                    let n = dst.copy_ascii(&src[i..]);
+                    if n == 0 {
+                        return i; // out of room
+                    }
+                    i += n;
+                    continue;
+                }
+                if dst.room() == 0 {
+                    return i;
+                }
+                dst.push_bmp(u16::from(byte));
+                i += 1;
+                continue;
             }
             let Some(cp) = self.index.code_point(byte) else {
-                return i;
+                return i; // an error: the handler reports it
             };
             if dst.room() < S::units(super::scalar(u32::from(cp))) {
                 return i;
@@ -75,6 +89,7 @@ impl DecodeKernel for SingleByteDecoder {
             dst.push_bmp(cp);
             i += 1;
         }
+        i
     }
 }
 
@@ -107,22 +122,31 @@ impl EncodeKernel for SingleByteEncoder {
 
     #[inline]
     // Hot loop. Bounds: `copy_ascii` copies at most min(src, dst) bytes, so `read <=
-    // src.len()` and `written <= dst.len()`; `dst[written]` runs only after the
-    // `written >= dst.len()` check; `read` advances by the length of a char found at `read`,
-    // which is a char boundary (ASCII was copied whole), so `src[read..]` is valid.
+    // src.len()` and `written <= dst.len()`; `dst[written]` runs only inside the
+    // `written < dst.len()` loop; `read` advances over whole ASCII bytes or by the length of
+    // a char found at `read`, so it stays on a char boundary and `src[read..]` is valid.
     #[allow(clippy::indexing_slicing, clippy::arithmetic_side_effects)]
     fn fast(&mut self, src: &str, dst: &mut [u8]) -> (usize, usize) {
         let bytes = src.as_bytes();
         let (mut read, mut written) = (0, 0);
-        loop {
-            let n = crate::simd::ascii::copy_ascii(&bytes[read..], &mut dst[written..]);
-            read += n;
-            written += n;
-            if written >= dst.len() {
-                return (read, written);
+        while written < dst.len() {
+            let Some(&byte) = bytes.get(read) else { break };
+            if byte < 0x80 {
+                // Runs of two or more ASCII bytes go to the bulk kernel; a lone one (a space
+                // between words) is copied inline.
+                if bytes.get(read + 1).is_some_and(|&next| next < 0x80) {
+                    let n = crate::simd::ascii::copy_ascii(&bytes[read..], &mut dst[written..]);
+                    read += n;
+                    written += n;
+                } else {
+                    dst[written] = byte;
+                    read += 1;
+                    written += 1;
+                }
+                continue;
             }
             let Some(c) = src[read..].chars().next() else {
-                return (read, written);
+                break;
             };
             match self.index.byte_for(u32::from(c)) {
                 Some(b) => {
@@ -130,8 +154,9 @@ impl EncodeKernel for SingleByteEncoder {
                     written += 1;
                     read += c.len_utf8();
                 }
-                None => return (read, written),
+                None => break, // unmappable: the driver applies the error mode
             }
         }
+        (read, written)
     }
 }

@@ -47,16 +47,25 @@ impl DecodeKernel for XUserDefinedDecoder {
     #[allow(clippy::indexing_slicing, clippy::arithmetic_side_effects)]
     fn fast<S: Sink>(&mut self, src: &[u8], dst: &mut S) -> usize {
         let mut i = 0;
-        loop {
-            i += dst.copy_ascii(&src[i..]);
-            let Some(&byte) = src.get(i) else { return i };
-            // Every non-ASCII byte becomes a three-byte (UTF-8) / one-unit character.
-            if byte < 0x80 || dst.room() < S::units('\u{F780}') {
+        while let Some(&byte) = src.get(i) {
+            // Runs of two or more ASCII bytes go to the bulk kernel; everything else is a
+            // one-to-one mapping done inline (every byte is valid in x-user-defined).
+            if byte < 0x80 && src.get(i + 1).is_some_and(|&next| next < 0x80) {
+                let n = dst.copy_ascii(&src[i..]);
+                if n == 0 {
+                    return i; // out of room
+                }
+                i += n;
+                continue;
+            }
+            let unit = decode_byte(byte);
+            if dst.room() < S::units(super::scalar(u32::from(unit))) {
                 return i;
             }
-            dst.push_bmp(decode_byte(byte));
+            dst.push_bmp(unit);
             i += 1;
         }
+        i
     }
 }
 
