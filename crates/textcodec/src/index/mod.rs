@@ -5,6 +5,13 @@
 //! two-level code point → pointer page table in which the Standard's pointer rules (first
 //! pointer, *index Shift_JIS pointer*, *index Big5 pointer*) are already applied by the
 //! generator (`cargo xtask gen`).
+#![deny(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::panic,
+    clippy::indexing_slicing,
+    clippy::arithmetic_side_effects
+)]
 
 #[rustfmt::skip]
 mod generated {
@@ -32,9 +39,10 @@ impl SingleByteIndex {
     /// The *index code point* for `byte` − 0x80, or `None`. `byte` must be ≥ 0x80.
     #[inline(always)]
     pub(crate) fn code_point(&self, byte: u8) -> Option<u16> {
-        match self.decode[usize::from(byte & 0x7F)] {
-            0 => None,
-            cp => Some(cp),
+        // `byte & 0x7F` < 128 = the table's length: `get` compiles to no check.
+        match self.decode.get(usize::from(byte & 0x7F)) {
+            Some(&0) | None => None,
+            Some(&cp) => Some(cp),
         }
     }
 
@@ -44,11 +52,12 @@ impl SingleByteIndex {
         if code_point > 0xFFFF {
             return None;
         }
-        let page = self.page_of[(code_point >> 8) as usize];
+        // `code_point >> 8` < 256 and `code_point & 0xFF` < 256, the tables' lengths.
+        let page = *self.page_of.get((code_point >> 8) as usize)?;
         match self
             .pages
             .get(usize::from(page))
-            .map(|p| p[(code_point & 0xFF) as usize])
+            .and_then(|p| p.get((code_point & 0xFF) as usize).copied())
         {
             Some(0) | None => None,
             Some(b) => Some(b),
@@ -67,7 +76,10 @@ impl EncodeTable {
     #[inline(always)]
     pub(crate) fn pointer(&self, code_point: u32) -> Option<u16> {
         let page = *self.page_of.get((code_point >> 6) as usize)?;
-        let pointer = self.pages.get(usize::from(page))?[(code_point & 63) as usize];
+        let pointer = *self
+            .pages
+            .get(usize::from(page))?
+            .get((code_point & 63) as usize)?;
         if pointer == u16::MAX {
             None
         } else {
@@ -152,9 +164,10 @@ pub(crate) fn gb18030_ranges_code_point(pointer: u32) -> Option<u32> {
     let pointers = &generated::gb18030::GB18030_RANGES_POINTERS;
     let i = pointers.partition_point(|&p| p <= pointer).checked_sub(1)?;
     // Step 4.
-    let offset = pointers[i];
-    let code_point_offset = generated::gb18030::GB18030_RANGES_CODE_POINTS[i];
-    Some(code_point_offset + pointer - offset)
+    let offset = *pointers.get(i)?;
+    let code_point_offset = *generated::gb18030::GB18030_RANGES_CODE_POINTS.get(i)?;
+    // `offset <= pointer` (range start) and the result is at most U+FFFF or U+10FFFF.
+    code_point_offset.checked_add(pointer.checked_sub(offset)?)
 }
 
 /// <https://encoding.spec.whatwg.org/#index-gb18030-ranges-pointer>
@@ -170,8 +183,16 @@ pub(crate) fn gb18030_ranges_pointer(code_point: u32) -> u32 {
         .partition_point(|&c| c <= code_point)
         .saturating_sub(1);
     // Step 3.
-    let pointer_offset = generated::gb18030::GB18030_RANGES_POINTERS[i];
-    pointer_offset + code_point - code_points[i]
+    // `i` < the tables' (equal) lengths: `partition_point` ≤ len, minus one saturating.
+    let (Some(&pointer_offset), Some(&start)) = (
+        generated::gb18030::GB18030_RANGES_POINTERS.get(i),
+        code_points.get(i),
+    ) else {
+        return 0;
+    };
+    // `start <= code_point` for the non-ASCII code points callers pass; the pointer is
+    // below 1237576.
+    pointer_offset.saturating_add(code_point.saturating_sub(start))
 }
 
 /// *index code point* in index Big5 (may be a plane-2 code point).
@@ -181,7 +202,12 @@ pub(crate) fn big5_code_point(pointer: usize) -> Option<u32> {
     if low == 0 {
         return None;
     }
-    let astral = generated::big5::BIG5_DECODE_ASTRAL[pointer / 32] >> (pointer % 32) & 1;
+    // One bit per pointer of BIG5_DECODE_LOW, which `pointer` is within.
+    let bits = generated::big5::BIG5_DECODE_ASTRAL
+        .get(pointer / 32)
+        .copied()
+        .unwrap_or(0);
+    let astral = bits >> (pointer % 32) & 1;
     Some(u32::from(low) | (astral << 17))
 }
 

@@ -90,10 +90,33 @@
 //!     decoders and requiring equal output and no pending bytes.
 //! 12. **Locale defaults**: `zh` with `Hant`, `TW`, `HK` or `MO` → Big5, other `zh` →
 //!     GB18030; POSIX names (`ja_JP.UTF-8`) are accepted.
+#![deny(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::panic,
+    clippy::indexing_slicing,
+    clippy::arithmetic_side_effects
+)]
 
 mod css;
+// TODO(hardening): not converted to the panic lints yet (SECURITY.md).
+#[allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::panic,
+    clippy::indexing_slicing,
+    clippy::arithmetic_side_effects
+)]
 mod html;
 mod locale;
+// TODO(hardening): not converted to the panic lints yet (SECURITY.md).
+#[allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::panic,
+    clippy::indexing_slicing,
+    clippy::arithmetic_side_effects
+)]
 mod mime;
 mod xml;
 
@@ -452,7 +475,7 @@ pub fn sniff(prefix: &[u8], options: &SniffOptions<'_>) -> SniffReport {
 }
 
 fn sniff_resolved(prefix: &[u8], options: &Resolved) -> SniffReport {
-    let prefix = &prefix[..prefix.len().min(SNIFF_PREFIX_LEN)];
+    let prefix = prefix.get(..SNIFF_PREFIX_LEN).unwrap_or(prefix);
     let kind = options.kind;
     let report =
         |encoding, confidence, source| SniffReport::new(kind, encoding, confidence, source);
@@ -602,7 +625,8 @@ pub fn try_decode_resource<'b>(
         return Ok(decode_resource(bytes, options));
     }
     let start = report.bom_length;
-    let body = &bytes[start..];
+    // The BOM was found in `bytes`, so `start <= bytes.len()`.
+    let body = bytes.get(start..).unwrap_or_default();
     let error = |malformed: MalformedSequence| DecodeResourceError {
         report,
         malformed: malformed.shifted(start as u64),
@@ -685,9 +709,12 @@ impl ResourceDecoder {
         }
         let mut chunk = chunk;
         if self.state.is_none() {
-            let take = (SNIFF_PREFIX_LEN - self.prefix.len()).min(chunk.len());
-            self.prefix.extend_from_slice(&chunk[..take]);
-            chunk = &chunk[take..];
+            let take = SNIFF_PREFIX_LEN
+                .saturating_sub(self.prefix.len())
+                .min(chunk.len());
+            let (head, rest) = chunk.split_at_checked(take).unwrap_or((chunk, &[]));
+            self.prefix.extend_from_slice(head);
+            chunk = rest;
             if self.prefix.len() < SNIFF_PREFIX_LEN && !last {
                 return Ok(());
             }

@@ -3,6 +3,13 @@
 //! reconciled with the Encoding Standard: a BOM is sniffed by *decode* and wins over
 //! everything, only the Standard's encodings exist (no UCS-4, no EBCDIC), and "an XML
 //! processor would set error mode to fatal" (#encoders-and-decoders, note).
+#![deny(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::panic,
+    clippy::indexing_slicing,
+    clippy::arithmetic_side_effects
+)]
 
 use crate::Encoding;
 
@@ -29,7 +36,8 @@ impl Cursor<'_> {
 
     fn literal(&mut self, s: &[u8]) -> Option<()> {
         if self.bytes.get(self.position..)?.starts_with(s) {
-            self.position += s.len();
+            // Within `bytes` (the literal matched there): no overflow.
+            self.position = self.position.saturating_add(s.len());
             Some(())
         } else {
             None
@@ -40,7 +48,7 @@ impl Cursor<'_> {
     fn s(&mut self) -> bool {
         let start = self.position;
         while self.peek().is_some_and(is_s) {
-            self.position += 1;
+            self.position = self.position.saturating_add(1);
         }
         self.position > start
     }
@@ -60,20 +68,24 @@ impl Cursor<'_> {
         if quote != b'"' && quote != b'\'' {
             return None;
         }
-        let start = self.position + 1;
-        let length = self.bytes.get(start..)?.iter().position(|&b| b == quote)?;
-        let value = &self.bytes[start..start + length];
+        // All positions stay within `bytes` (the quotes were found there).
+        let start = self.position.saturating_add(1);
+        let value = self.bytes.get(start..)?;
+        let length = value.iter().position(|&b| b == quote)?;
+        let (value, _) = value.split_at_checked(length)?;
         if !valid(value) {
             return None;
         }
-        self.position = start + length + 1;
-        Some((start, start + length))
+        let end = start.saturating_add(length);
+        self.position = end.saturating_add(1);
+        Some((start, end))
     }
 }
 
 /// \[26\] *VersionNum* ::= `'1.' [0-9]+`
 fn is_version_num(v: &[u8]) -> bool {
-    v.len() > 2 && v.starts_with(b"1.") && v[2..].iter().all(u8::is_ascii_digit)
+    v.strip_prefix(b"1.")
+        .is_some_and(|digits| !digits.is_empty() && digits.iter().all(u8::is_ascii_digit))
 }
 
 /// \[81\] *EncName* ::= `[A-Za-z] ([A-Za-z0-9._] | '-')*`
@@ -110,7 +122,7 @@ fn is_enc_name(v: &[u8]) -> bool {
 /// assert_eq!(xml_declaration_label(b"<?xml encoding='EUC-JP'?>"), None); // version is required
 /// ```
 pub fn xml_declaration_label(bytes: &[u8]) -> Option<&[u8]> {
-    let bytes = &bytes[..bytes.len().min(XML_DECLARATION_LIMIT)];
+    let bytes = bytes.get(..XML_DECLARATION_LIMIT).unwrap_or(bytes);
     let mut c = Cursor { bytes, position: 0 };
     // '<?xml' VersionInfo
     c.literal(b"<?xml")?;
@@ -134,7 +146,7 @@ pub fn xml_declaration_label(bytes: &[u8]) -> Option<&[u8]> {
     }
     // S? '?>'
     c.literal(b"?>")?;
-    encoding.map(|(start, end)| &bytes[start..end])
+    encoding.and_then(|(start, end)| bytes.get(start..end))
 }
 
 /// The encoding an XML declaration at the start of `bytes` names (see
