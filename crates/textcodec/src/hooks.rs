@@ -2,6 +2,13 @@
 //! <https://encoding.spec.whatwg.org/#legacy-hooks>: the algorithms other standards call,
 //! over whole inputs. For streaming, use [`Decoder`] and [`Encoder`] with the matching
 //! options (each function says which).
+#![deny(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::panic,
+    clippy::indexing_slicing,
+    clippy::arithmetic_side_effects
+)]
 
 use alloc::borrow::Cow;
 use alloc::vec::Vec;
@@ -57,10 +64,11 @@ pub fn utf8_decode_without_bom_or_fail(bytes: &[u8]) -> Result<&str, MalformedSe
                 },
             );
             let mut scratch = [0u8; 64];
-            let mut rest = &bytes[start..];
+            // `start` is the valid prefix's length: within `bytes`.
+            let mut rest = bytes.get(start..).unwrap_or_default();
             loop {
                 let r = decoder.decode_to_utf8(rest, &mut scratch, true);
-                rest = &rest[r.read..];
+                rest = rest.get(r.read..).unwrap_or_default();
                 match r.status {
                     DecodeStatus::Malformed(m) => return Err(m.shifted(start as u64)),
                     DecodeStatus::OutputFull => continue,
@@ -112,7 +120,13 @@ pub fn decode(bytes: &[u8], fallback: Encoding) -> (Cow<'_, str>, Encoding) {
         Some(encoding) => {
             let bom_len = if encoding == Encoding::Utf8 { 3 } else { 2 };
             (
-                decode_whole(encoding, &bytes[bom_len..], BomHandling::Keep).0,
+                // The BOM was found at the start of `bytes`.
+                decode_whole(
+                    encoding,
+                    bytes.get(bom_len..).unwrap_or_default(),
+                    BomHandling::Keep,
+                )
+                .0,
                 encoding,
             )
         }
@@ -138,7 +152,7 @@ pub fn encode(text: &str, encoding: Encoding) -> (Cow<'_, [u8]>, Encoding) {
     if encoding == Encoding::Utf8 || ascii_identity {
         return (Cow::Borrowed(text.as_bytes()), encoding);
     }
-    let mut out = Vec::with_capacity(text.len() + 8);
+    let mut out = Vec::with_capacity(text.len().saturating_add(8));
     if let Some(mut encoder) = Encoder::new(encoding, EncodeErrorMode::Html) {
         let _ = encoder.encode_from_utf8_to_vec(text, &mut out, true);
     }

@@ -8,6 +8,13 @@
 //!
 //! An encoder kernel maps one scalar value at a time (`encode_char`) and may offer a bulk
 //! fast path too; [`crate::encoder`] drives it.
+#![deny(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::panic,
+    clippy::indexing_slicing,
+    clippy::arithmetic_side_effects
+)]
 
 pub(crate) mod big5;
 pub(crate) mod euc_jp;
@@ -161,6 +168,10 @@ pub(crate) trait EncodeKernel: Copy {
 /// then `sequence(rest)` for one complete, valid non-ASCII sequence at the start of `rest`
 /// (`None` hands the rest to the handler). Returns the bytes consumed.
 #[inline(always)]
+// Hot loop. Bounds: `i <= src.len()` always: `copy_ascii` consumes at most the slice it
+// is given (`src[i..]`) and `sequence` returns a length within its input, so the slices
+// cannot panic and `i` (at most `src.len()` ≤ isize::MAX) cannot overflow.
+#[allow(clippy::indexing_slicing, clippy::arithmetic_side_effects)]
 pub(crate) fn fast_multi_byte<S: Sink>(
     src: &[u8],
     dst: &mut S,

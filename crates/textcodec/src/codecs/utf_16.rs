@@ -4,6 +4,13 @@
 //!
 //! The Standard defines no UTF-16 encoder; [`Utf16Encoder`] is textcodec's documented
 //! extension (the CLI's `--to utf-16le`), the obvious inverse of the decoder.
+#![deny(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::panic,
+    clippy::indexing_slicing,
+    clippy::arithmetic_side_effects
+)]
 
 use super::{DecodeKernel, EncodeKernel, Encoded, Restore, Step};
 use crate::simd::sink::Sink;
@@ -60,6 +67,9 @@ impl DecodeKernel for Utf16Decoder {
         // Step 6.
         if let Some(leading_surrogate) = self.leading_surrogate.take() {
             if (0xDC00..=0xDFFF).contains(&code_unit) {
+                // Bounds: a leading surrogate is 0xD800..=0xDBFF (step 8 keeps only those)
+                // and `code_unit` 0xDC00..=0xDFFF here: c ≤ 0x10FFFF.
+                #[allow(clippy::arithmetic_side_effects)]
                 let c = 0x10000
                     + ((u32::from(leading_surrogate) - 0xD800) << 10)
                     + (u32::from(code_unit) - 0xDC00);
@@ -93,6 +103,12 @@ impl DecodeKernel for Utf16Decoder {
 
     /// Whole code units and whole surrogate pairs; anything else is left to the handler.
     #[inline]
+    // Hot loop. Bounds: `copy_utf16` returns at most `src.len()`; every index is checked
+    // against `src.len()` first (`i + 1 < len`, `i + 3 < len`) and `i` only grows by the
+    // units just read, so nothing panics or overflows (`src.len()` ≤ isize::MAX). The
+    // surrogate arithmetic runs on a checked leading (0xD800..=0xDBFF) and trailing
+    // (0xDC00..=0xDFFF) unit.
+    #[allow(clippy::indexing_slicing, clippy::arithmetic_side_effects)]
     fn fast<S: Sink>(&mut self, src: &[u8], dst: &mut S) -> usize {
         // The bulk kernels stop at the same places as the loop below, which remains as
         // their specification (and finishes whatever they leave).
@@ -136,15 +152,15 @@ impl EncodeKernel for Utf16Encoder {
         let mut units = [0u16; 2];
         let units = c.encode_utf16(&mut units);
         let mut bytes = [0u8; 8];
-        for (i, u) in units.iter().enumerate() {
+        for (pair, u) in bytes.chunks_exact_mut(2).zip(units.iter()) {
             let b = if self.big_endian {
                 u.to_be_bytes()
             } else {
                 u.to_le_bytes()
             };
-            bytes[2 * i] = b[0];
-            bytes[2 * i + 1] = b[1];
+            pair.copy_from_slice(&b);
         }
-        Encoded::Bytes(bytes, (units.len() * 2) as u8)
+        // One or two units: 2 or 4 bytes.
+        Encoded::Bytes(bytes, if units.len() == 1 { 2 } else { 4 })
     }
 }

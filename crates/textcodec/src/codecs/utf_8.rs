@@ -1,5 +1,12 @@
 //! <https://encoding.spec.whatwg.org/#utf-8-decoder> and
 //! <https://encoding.spec.whatwg.org/#utf-8-encoder>
+#![deny(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::panic,
+    clippy::indexing_slicing,
+    clippy::arithmetic_side_effects
+)]
 
 use super::{scalar, DecodeKernel, EncodeKernel, Encoded, Step};
 use crate::simd::sink::Sink;
@@ -82,7 +89,8 @@ impl DecodeKernel for Utf8Decoder {
         self.lower_boundary = 0x80;
         self.upper_boundary = 0xBF;
         self.code_point = (self.code_point << 6) | u32::from(byte & 0x3F);
-        self.bytes_seen += 1;
+        // At most 4 (bytes needed ≤ 3 plus the lead): no overflow.
+        self.bytes_seen = self.bytes_seen.saturating_add(1);
         // Step 8.
         if self.bytes_seen != self.bytes_needed {
             return Step::Continue;
@@ -124,9 +132,13 @@ impl EncodeKernel for Utf8Encoder {
     fn fast(&mut self, src: &str, dst: &mut [u8]) -> (usize, usize) {
         let mut n = src.len().min(dst.len());
         while !src.is_char_boundary(n) {
-            n -= 1;
+            // 0 is always a boundary: this stops.
+            n = n.saturating_sub(1);
         }
-        dst[..n].copy_from_slice(&src.as_bytes()[..n]);
+        // `n <= min(src.len(), dst.len())`: both slices exist.
+        if let (Some(d), Some(s)) = (dst.get_mut(..n), src.as_bytes().get(..n)) {
+            d.copy_from_slice(s);
+        }
         (n, n)
     }
 }
