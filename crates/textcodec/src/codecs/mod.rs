@@ -180,20 +180,37 @@ pub(crate) fn fast_multi_byte<S: Sink>(
     let mut i = 0;
     while let Some(&byte) = src.get(i) {
         if byte < 0x80 {
-            let n = dst.copy_ascii(&src[i..]);
-            if n == 0 {
-                break; // no room
+            // Runs of two or more ASCII bytes go to the bulk kernel; a lone one (a space or
+            // punctuation between CJK characters) is written inline, which is cheaper than
+            // entering the kernel.
+            if src.get(i + 1).is_some_and(|&next| next < 0x80) {
+                let n = dst.copy_ascii(&src[i..]);
+                if n == 0 {
+                    break; // no room
+                }
+                i += n;
+            } else {
+                if dst.room() == 0 {
+                    break;
+                }
+                dst.push_bmp(u16::from(byte));
+                i += 1;
             }
-            i += n;
             continue;
         }
         let Some((c, len)) = sequence(&src[i..]) else {
             break;
         };
-        if dst.room() < S::units(c) {
+        // Four units always fit any character; only near the end of the buffer is the
+        // exact size needed.
+        if dst.room() < 4 && dst.room() < S::units(c) {
             break;
         }
-        dst.push(c);
+        // Index code points are BMP but for Big5's plane-2 ones: write them as `u16`.
+        match u16::try_from(u32::from(c)) {
+            Ok(bmp) => dst.push_bmp(bmp),
+            Err(_) => dst.push(c),
+        }
         i += len;
     }
     i
