@@ -25,7 +25,7 @@ for t in $targets; do
   mkdir -p "$work/$t"
   if nice -n 10 "$bin_dir/$t" "$work/$t" "corpus/$t" -max_total_time="$seconds" \
     -timeout=10 -rss_limit_mb=2048 -artifact_prefix="$work/" >"$work/$t.log" 2>&1; then
-    echo "$t: OK ($(grep -Eo '^#[0-9]+ *DONE +cov: [0-9]+ ft: [0-9]+' "$work/$t.log" | tail -n 1))"
+    echo "$t: OK ($(grep -Eo 'DONE[[:space:]]+cov: [0-9]+ ft: [0-9]+' "$work/$t.log" | tail -n 1))"
   else
     echo "$t: FAILED" >&2
     grep -E -A12 'panicked|ERROR: libFuzzer|SUMMARY' "$work/$t.log" | head -n 40 >&2 || true
