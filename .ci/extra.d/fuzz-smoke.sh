@@ -8,6 +8,11 @@ set -euo pipefail
 cd "$(dirname "$0")/../../fuzz"
 
 seconds="${FUZZ_SMOKE_SECONDS:-20}"
+# Install cargo-fuzz on a fresh machine when nightly Rust is there (idempotent).
+if cargo +nightly --version >/dev/null 2>&1 && ! cargo +nightly fuzz --version >/dev/null 2>&1; then
+  echo "installing cargo-fuzz"
+  cargo install cargo-fuzz --locked >/dev/null 2>&1 || echo "cargo install cargo-fuzz failed"
+fi
 if ! reason="$(cargo +nightly fuzz --version 2>&1)"; then
   echo "fuzz smoke SKIPPED: 'cargo +nightly fuzz' is not usable: ${reason##*$'\n'}"
   exit 0

@@ -519,7 +519,9 @@ impl Decoder {
         }
     }
 
-    /// Decodes into `dst` as UTF-16.
+    /// Decodes into `dst` as UTF-16. Only `dst[..written]` is meaningful afterwards: the
+    /// vector kernels may use the rest of `dst` as scratch space (they never write outside
+    /// it).
     ///
     /// ```
     /// let mut decoder = textcodec::Decoder::new(textcodec::Encoding::Gb18030);
