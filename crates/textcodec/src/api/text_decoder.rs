@@ -211,6 +211,25 @@ impl TextDecoder {
     /// `decode(input, {stream})` (#dom-textdecoder-decode). `input: None` is the omitted
     /// argument. `TypeError` in fatal mode on malformed input.
     pub fn decode(&mut self, input: Option<&[u8]>, stream: bool) -> Result<String, ApiError> {
+        self.decode_as(input, stream)
+    }
+
+    /// [`TextDecoder::decode`] returning UTF-16 code units (what a JavaScript string holds),
+    /// decoded straight to UTF-16.
+    pub fn decode_to_utf16(
+        &mut self,
+        input: Option<&[u8]>,
+        stream: bool,
+    ) -> Result<Vec<u16>, ApiError> {
+        self.decode_as(input, stream)
+    }
+
+    /// The `decode()` method steps, for either output form.
+    fn decode_as<O: ApiOutput>(
+        &mut self,
+        input: Option<&[u8]>,
+        stream: bool,
+    ) -> Result<O, ApiError> {
         // Step 1.
         if !self.do_not_flush {
             self.common.reset();
@@ -219,15 +238,5 @@ impl TextDecoder {
         self.do_not_flush = stream;
         // Steps 3–5: end-of-queue is processed only when not streaming.
         self.common.decode_chunk(input.unwrap_or(&[]), !stream)
-    }
-
-    /// [`TextDecoder::decode`] returning UTF-16 code units (what a JavaScript string holds).
-    pub fn decode_to_utf16(
-        &mut self,
-        input: Option<&[u8]>,
-        stream: bool,
-    ) -> Result<Vec<u16>, ApiError> {
-        self.decode(input, stream)
-            .map(|s| s.encode_utf16().collect())
     }
 }
