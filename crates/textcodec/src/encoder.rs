@@ -426,20 +426,38 @@ impl Encoder {
         }
     }
 
-    /// The kernels' bulk paths for UTF-8 input.
+    /// The kernels' bulk paths for UTF-8 input (each a loop monomorphised for its kernel).
     #[inline]
     fn fast_utf8(&mut self, src: &str, dst: &mut [u8]) -> (usize, usize) {
         match &mut self.kernel {
             Kernel::Utf8(k) => k.fast(src, dst),
+            Kernel::Utf16(k) => k.fast(src, dst),
             Kernel::SingleByte(k) => k.fast(src, dst),
-            // ISO-2022-JP's ASCII depends on its state; UTF-16 (textcodec's extension) writes
-            // two bytes per ASCII character.
-            Kernel::Iso2022Jp(_) | Kernel::Utf16(_) => (0, 0),
-            _ => {
-                // ASCII maps to itself in every other encoder.
-                let n = crate::simd::ascii::copy_ascii(src.as_bytes(), dst);
-                (n, n)
-            }
+            Kernel::Gb18030(k) => k.fast(src, dst),
+            Kernel::Big5(k) => k.fast(src, dst),
+            Kernel::EucJp(k) => k.fast(src, dst),
+            Kernel::Iso2022Jp(k) => k.fast(src, dst),
+            Kernel::ShiftJis(k) => k.fast(src, dst),
+            Kernel::EucKr(k) => k.fast(src, dst),
+            Kernel::XUserDefined(k) => k.fast(src, dst),
+        }
+    }
+
+    /// The kernels' bulk paths for UTF-16 input.
+    #[inline]
+    fn fast_utf16(&mut self, src: &[u16], dst: &mut [u8]) -> (usize, usize) {
+        match &mut self.kernel {
+            // UTF-8 maps every scalar value: convert non-surrogates and pairs in bulk.
+            Kernel::Utf8(_) => crate::simd::utf16::units_to_utf8(src, dst),
+            Kernel::Utf16(k) => k.fast_utf16(src, dst),
+            Kernel::SingleByte(k) => k.fast_utf16(src, dst),
+            Kernel::Gb18030(k) => k.fast_utf16(src, dst),
+            Kernel::Big5(k) => k.fast_utf16(src, dst),
+            Kernel::EucJp(k) => k.fast_utf16(src, dst),
+            Kernel::Iso2022Jp(k) => k.fast_utf16(src, dst),
+            Kernel::ShiftJis(k) => k.fast_utf16(src, dst),
+            Kernel::EucKr(k) => k.fast_utf16(src, dst),
+            Kernel::XUserDefined(k) => k.fast_utf16(src, dst),
         }
     }
 
@@ -460,23 +478,12 @@ impl Encoder {
         let mut read = 0;
         let mut written = 0;
         loop {
-            // ASCII maps to itself in every encoder but ISO-2022-JP (state-dependent) and
-            // UTF-16 (two bytes).
+            // The bulk path; lone surrogates (U+FFFD), a pair cut by the end of `src` and
+            // unmappable characters are left to the steps below.
             if self.pending_surrogate.is_none() {
-                if let Kernel::Utf8(_) = self.kernel {
-                    // UTF-8 maps every scalar value: convert non-surrogates and pairs in
-                    // bulk; lone surrogates (U+FFFD) and a pair cut by the end of `src`
-                    // are left to the steps below.
-                    let (r, w) =
-                        crate::simd::utf16::units_to_utf8(&src[read..], &mut dst[written..]);
-                    read += r;
-                    written += w;
-                } else if !matches!(self.kernel, Kernel::Iso2022Jp(_) | Kernel::Utf16(_)) {
-                    let n =
-                        crate::simd::ascii::narrow_basic_latin(&src[read..], &mut dst[written..]);
-                    read += n;
-                    written += n;
-                }
+                let (r, w) = self.fast_utf16(&src[read..], &mut dst[written..]);
+                read += r;
+                written += w;
             }
             // The next scalar value, and how many units of `src` it takes.
             let (c, units) = match (self.pending_surrogate, src.get(read).copied()) {

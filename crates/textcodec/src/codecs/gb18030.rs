@@ -187,6 +187,7 @@ impl EncodeKernel for Gb18030Encoder {
     // Bounds: index gb18030 pointers are below 126 × 190 and index gb18030 ranges pointers
     // below 126 × 10 × 126 × 10, so every byte computed fits; `cp < 0x110000`.
     #[allow(clippy::arithmetic_side_effects)]
+    #[inline]
     fn encode_char(&mut self, c: char) -> Encoded {
         let cp = u32::from(c);
         // Step 2.

@@ -320,7 +320,70 @@ impl Iso2022JpEncoder {
     }
 }
 
+/// The length of the prefix of `bytes` that the encoder's ASCII state writes unchanged
+/// (step 4): ASCII other than SO, SI and ESC (step 3's errors). Eight bytes at a time.
+#[inline]
+fn plain_ascii_prefix(bytes: &[u8]) -> usize {
+    const LOW: u64 = 0x0101_0101_0101_0101;
+    const HIGH: u64 = 0x8080_8080_8080_8080;
+    let has_zero_byte = |x: u64| x.wrapping_sub(LOW) & !x & HIGH != 0;
+    let mut chunks = bytes.chunks_exact(8);
+    let mut n = 0usize;
+    for chunk in chunks.by_ref() {
+        let mut word = [0u8; 8];
+        word.copy_from_slice(chunk);
+        let w = u64::from_le_bytes(word);
+        // Non-ASCII, ESC (0x1B), or SO/SI (0x0E/0x0F: equal to 0x0F once bit 0 is set).
+        if w & HIGH != 0
+            || has_zero_byte(w ^ (0x1B * LOW))
+            || has_zero_byte((w | LOW) ^ (0x0F * LOW))
+        {
+            break;
+        }
+        n = n.saturating_add(8);
+    }
+    let tail = bytes.get(n..).unwrap_or_default();
+    n.saturating_add(
+        tail.iter()
+            .take_while(|&&b| b < 0x80 && !matches!(b, 0x0E | 0x0F | 0x1B))
+            .count(),
+    )
+}
+
 impl EncodeKernel for Iso2022JpEncoder {
+    // ASCII needs an escape outside the ASCII state, and ESC, SO and SI are errors.
+    const ASCII_IS_IDENTITY: bool = false;
+
+    /// The generic loop, but ASCII runs in the ASCII state are copied in bulk.
+    #[inline]
+    fn fast(&mut self, src: &str, dst: &mut [u8]) -> (usize, usize) {
+        let bytes = src.as_bytes();
+        let (mut read, mut written) = (0usize, 0usize);
+        while read < bytes.len() {
+            if self.state == EncoderState::Ascii {
+                let (Some(rest), Some(out)) = (bytes.get(read..), dst.get_mut(written..)) else {
+                    break;
+                };
+                let n = plain_ascii_prefix(rest).min(out.len());
+                if let (Some(d), Some(s)) = (out.get_mut(..n), rest.get(..n)) {
+                    d.copy_from_slice(s);
+                }
+                // Within `bytes` and `dst`: `n` is at most both remaining lengths.
+                read = read.saturating_add(n);
+                written = written.saturating_add(n);
+                if read == bytes.len() {
+                    break;
+                }
+            }
+            match super::encode_one_from_utf8(self, bytes, read, dst, written) {
+                Some((r, w)) => (read, written) = (r, w),
+                None => break,
+            }
+        }
+        (read, written)
+    }
+
+    #[inline]
     fn encode_char(&mut self, c: char) -> Encoded {
         // The handler restores the code point after an escape; at most one escape precedes
         // the bytes or the error (the state after an escape accepts the code point).
@@ -372,5 +435,35 @@ impl EncodeKernel for Iso2022JpEncoder {
             return Encoded::Bytes([0x1B, 0x28, 0x42, 0, 0, 0, 0, 0], 3);
         }
         Encoded::Bytes([0; 8], 0)
+    }
+}
+
+#[cfg(test)]
+#[allow(clippy::indexing_slicing)]
+mod tests {
+    use super::plain_ascii_prefix;
+
+    /// The SWAR scan against the obvious one, with each stopping byte at every position of
+    /// a run long enough to cover whole words and a tail.
+    #[test]
+    fn plain_ascii_prefix_stops_at_so_si_esc_and_non_ascii() {
+        let naive = |b: &[u8]| {
+            b.iter()
+                .take_while(|&&x| x < 0x80 && !matches!(x, 0x0E | 0x0F | 0x1B))
+                .count()
+        };
+        for stop in [0x0E, 0x0F, 0x1B, 0x80, 0xFF, 0xE3] {
+            for len in 0..40 {
+                for at in 0..=len {
+                    let mut run: std::vec::Vec<u8> =
+                        (0..len).map(|i| 0x0A + (i as u8 * 7) % 0x70).collect();
+                    run.retain(|b| !matches!(b, 0x0E | 0x0F | 0x1B));
+                    let at = at.min(run.len());
+                    run.insert(at, stop);
+                    assert_eq!(plain_ascii_prefix(&run), naive(&run), "{run:?}");
+                    assert_eq!(plain_ascii_prefix(&run), at);
+                }
+            }
+        }
     }
 }

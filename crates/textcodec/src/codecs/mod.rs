@@ -155,13 +155,191 @@ pub(crate) trait EncodeKernel: Copy {
         Encoded::Bytes([0; 8], 0)
     }
 
+    /// Whether every ASCII scalar value encodes to its own byte in every state (all
+    /// encoders but ISO-2022-JP and textcodec's UTF-16 extension): lets the bulk loops copy
+    /// ASCII runs with the SIMD kernels.
+    const ASCII_IS_IDENTITY: bool = true;
+
     /// Encodes a prefix of `src` (valid UTF-8) made of characters that map without error,
     /// as far as `dst` has room; returns (bytes of `src` consumed, bytes written). The
-    /// default does nothing.
-    #[inline(always)]
-    fn fast(&mut self, _src: &str, _dst: &mut [u8]) -> (usize, usize) {
-        (0, 0)
+    /// default is the generic bulk loop over `encode_char`.
+    #[inline]
+    fn fast(&mut self, src: &str, dst: &mut [u8]) -> (usize, usize) {
+        encode_bulk_from_utf8(self, src, dst)
     }
+
+    /// As [`EncodeKernel::fast`] for UTF-16 input: stops before a lone surrogate or a
+    /// leading surrogate at the end of `src` (the driver handles both); returns (units of
+    /// `src` consumed, bytes written).
+    #[inline]
+    fn fast_utf16(&mut self, src: &[u16], dst: &mut [u8]) -> (usize, usize) {
+        encode_bulk_from_utf16(self, src, dst)
+    }
+}
+
+/// Writes the bytes of one encoded character at `dst[written..]` if they fit; returns the
+/// new `written`, or `None` (nothing written) when they do not fit.
+#[inline(always)]
+// Hot path. Bounds: every slice is checked by `get_mut`; `written + 8` and `written + len`
+// are at most `dst.len()` + 8, far below `usize::MAX` (slices are at most isize::MAX).
+#[allow(clippy::arithmetic_side_effects)]
+fn put_encoded(dst: &mut [u8], written: usize, bytes: &[u8; 8], len: u8) -> Option<usize> {
+    let len = usize::from(len);
+    // With eight bytes of room, one unconditional 8-byte store is cheaper than a
+    // length-dependent copy; the bytes past `len` are overwritten by what follows.
+    if let Some(d) = dst.get_mut(written..written + 8) {
+        d.copy_from_slice(bytes);
+        return Some(written + len);
+    }
+    let d = dst.get_mut(written..written + len)?;
+    d.copy_from_slice(bytes.get(..len)?);
+    Some(written + len)
+}
+
+/// The generic bulk encode loop over UTF-8 input, monomorphised per kernel: ASCII runs are
+/// copied in bulk (when the kernel maps ASCII to itself), every other character goes
+/// through the kernel's inlined `encode_char` on a copy of its state, committed only when
+/// the bytes are written. Stops at the first unmappable character or when `dst` is full.
+#[inline(always)]
+// Hot loop. Bounds: `read` stays on a char boundary of `src` (it advances over an ASCII
+// byte, a run `copy_ascii` reports, or a whole character found at `read`), so
+// `src[read..]` is valid and `read <= src.len()`; `written <= dst.len()` by `put_encoded`
+// and `copy_ascii`, so `dst[written..]` is valid. Neither can overflow.
+#[allow(clippy::indexing_slicing, clippy::arithmetic_side_effects)]
+pub(crate) fn encode_bulk_from_utf8<K: EncodeKernel>(
+    kernel: &mut K,
+    src: &str,
+    dst: &mut [u8],
+) -> (usize, usize) {
+    let bytes = src.as_bytes();
+    let (mut read, mut written) = (0, 0);
+    while let Some(&byte) = bytes.get(read) {
+        if K::ASCII_IS_IDENTITY && byte < 0x80 {
+            if bytes.get(read + 1).is_some_and(|&next| next < 0x80) {
+                // A run: the SIMD kernel.
+                let n = crate::simd::ascii::copy_ascii(&bytes[read..], &mut dst[written..]);
+                if n == 0 {
+                    break; // no room
+                }
+                read += n;
+                written += n;
+            } else {
+                // A lone ASCII byte between non-ASCII characters is written inline.
+                let Some(slot) = dst.get_mut(written) else {
+                    break;
+                };
+                *slot = byte;
+                read += 1;
+                written += 1;
+            }
+            continue;
+        }
+        let Some((r, w)) = encode_one_from_utf8(kernel, bytes, read, dst, written) else {
+            break; // unmappable (the driver applies the error mode), or no room
+        };
+        read = r;
+        written = w;
+    }
+    (read, written)
+}
+
+/// One step of the bulk loop: encodes the character at `bytes[read..]` (a `&str`'s bytes,
+/// `read` a char boundary before the end) into `dst[written..]` through the kernel's
+/// handler. Returns the new (read, written), or `None` — nothing changed — when the
+/// character is unmappable or its bytes do not fit.
+#[inline(always)]
+pub(crate) fn encode_one_from_utf8<K: EncodeKernel>(
+    kernel: &mut K,
+    bytes: &[u8],
+    read: usize,
+    dst: &mut [u8],
+    written: usize,
+) -> Option<(usize, usize)> {
+    let (c, len) = utf8_char_at(bytes, read);
+    let mut next = *kernel;
+    let Encoded::Bytes(out, n) = next.encode_char(c) else {
+        return None;
+    };
+    let written = put_encoded(dst, written, &out, n)?;
+    *kernel = next;
+    // `read + len` is within `bytes` (a whole character starts at `read`).
+    Some((read.saturating_add(len), written))
+}
+
+/// The character starting at `bytes[i]` of a `&str`'s bytes, and its length. The input is
+/// valid UTF-8 (a `&str`) and `i` a char boundary; were it not, U+FFFD is returned rather
+/// than a panic.
+#[inline(always)]
+fn utf8_char_at(bytes: &[u8], i: usize) -> (char, usize) {
+    let b = |k: usize| u32::from(bytes.get(i.wrapping_add(k)).copied().unwrap_or(0) & 0x3F);
+    let lead = u32::from(bytes.get(i).copied().unwrap_or(0));
+    let (cp, len) = if lead < 0x80 {
+        (lead, 1)
+    } else if lead < 0xE0 {
+        (((lead & 0x1F) << 6) | b(1), 2)
+    } else if lead < 0xF0 {
+        (((lead & 0x0F) << 12) | (b(1) << 6) | b(2), 3)
+    } else {
+        (((lead & 0x07) << 18) | (b(1) << 12) | (b(2) << 6) | b(3), 4)
+    };
+    (scalar(cp), len)
+}
+
+/// The generic bulk encode loop over UTF-16 input; see [`encode_bulk_from_utf8`]. Surrogate
+/// pairs are joined; a lone surrogate, or a leading one at the end of `src`, stops the loop.
+#[inline(always)]
+// Hot loop. Bounds: `read <= src.len()` (it advances over units found by `get`, or a run
+// `narrow_basic_latin` reports) and `written <= dst.len()` as in `encode_bulk_from_utf8`.
+#[allow(clippy::indexing_slicing, clippy::arithmetic_side_effects)]
+pub(crate) fn encode_bulk_from_utf16<K: EncodeKernel>(
+    kernel: &mut K,
+    src: &[u16],
+    dst: &mut [u8],
+) -> (usize, usize) {
+    let (mut read, mut written) = (0, 0);
+    while let Some(&unit) = src.get(read) {
+        if K::ASCII_IS_IDENTITY && unit < 0x80 {
+            if src.get(read + 1).is_some_and(|&next| next < 0x80) {
+                let n = crate::simd::ascii::narrow_basic_latin(&src[read..], &mut dst[written..]);
+                if n == 0 {
+                    break;
+                }
+                read += n;
+                written += n;
+            } else {
+                let Some(slot) = dst.get_mut(written) else {
+                    break;
+                };
+                *slot = unit as u8;
+                read += 1;
+                written += 1;
+            }
+            continue;
+        }
+        let (c, len) = match unit {
+            0xD800..=0xDBFF => match src.get(read + 1) {
+                Some(&trail @ 0xDC00..=0xDFFF) => {
+                    let cp =
+                        0x10000 + ((u32::from(unit) - 0xD800) << 10) + (u32::from(trail) - 0xDC00);
+                    (scalar(cp), 2)
+                }
+                _ => break,
+            },
+            0xDC00..=0xDFFF => break,
+            _ => (scalar(u32::from(unit)), 1),
+        };
+        let mut next = *kernel;
+        let Encoded::Bytes(out, n) = next.encode_char(c) else {
+            break;
+        };
+        let Some(w) = put_encoded(dst, written, &out, n) else {
+            break;
+        };
+        *kernel = next;
+        written = w;
+        read += len;
+    }
+    (read, written)
 }
 
 /// The fast loop shared by the ASCII-compatible multi-byte decoders: ASCII runs in bulk,

@@ -119,44 +119,4 @@ impl EncodeKernel for SingleByteEncoder {
             None => Encoded::unmappable(c),
         }
     }
-
-    #[inline]
-    // Hot loop. Bounds: `copy_ascii` copies at most min(src, dst) bytes, so `read <=
-    // src.len()` and `written <= dst.len()`; `dst[written]` runs only inside the
-    // `written < dst.len()` loop; `read` advances over whole ASCII bytes or by the length of
-    // a char found at `read`, so it stays on a char boundary and `src[read..]` is valid.
-    #[allow(clippy::indexing_slicing, clippy::arithmetic_side_effects)]
-    fn fast(&mut self, src: &str, dst: &mut [u8]) -> (usize, usize) {
-        let bytes = src.as_bytes();
-        let (mut read, mut written) = (0, 0);
-        while written < dst.len() {
-            let Some(&byte) = bytes.get(read) else { break };
-            if byte < 0x80 {
-                // Runs of two or more ASCII bytes go to the bulk kernel; a lone one (a space
-                // between words) is copied inline.
-                if bytes.get(read + 1).is_some_and(|&next| next < 0x80) {
-                    let n = crate::simd::ascii::copy_ascii(&bytes[read..], &mut dst[written..]);
-                    read += n;
-                    written += n;
-                } else {
-                    dst[written] = byte;
-                    read += 1;
-                    written += 1;
-                }
-                continue;
-            }
-            let Some(c) = src[read..].chars().next() else {
-                break;
-            };
-            match self.index.byte_for(u32::from(c)) {
-                Some(b) => {
-                    dst[written] = b;
-                    written += 1;
-                    read += c.len_utf8();
-                }
-                None => break, // unmappable: the driver applies the error mode
-            }
-        }
-        (read, written)
-    }
 }

@@ -147,6 +147,9 @@ pub(crate) struct Utf16Encoder {
 }
 
 impl EncodeKernel for Utf16Encoder {
+    // Two bytes per ASCII character.
+    const ASCII_IS_IDENTITY: bool = false;
+
     #[inline]
     fn encode_char(&mut self, c: char) -> Encoded {
         let mut units = [0u16; 2];

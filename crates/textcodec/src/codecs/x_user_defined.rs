@@ -76,6 +76,7 @@ pub(crate) struct XUserDefinedEncoder;
 impl EncodeKernel for XUserDefinedEncoder {
     // Bounds: in the U+F780..=U+F7FF arm `cp - 0xF780 + 0x80` ≤ 0xFF.
     #[allow(clippy::arithmetic_side_effects)]
+    #[inline]
     fn encode_char(&mut self, c: char) -> Encoded {
         let cp = u32::from(c);
         match cp {
@@ -83,5 +84,37 @@ impl EncodeKernel for XUserDefinedEncoder {
             0xF780..=0xF7FF => Encoded::one((cp - 0xF780 + 0x80) as u8),
             _ => Encoded::unmappable(c),
         }
+    }
+
+    /// Step 3 straight from the UTF-8 bytes: U+F780..=U+F7FF is EF 9E 80..=EF 9F BF, and
+    /// its byte is 0x80 + the low 7 bits of the code point.
+    #[inline]
+    // Hot loop. Bounds: `read < bytes.len()` and `written < dst.len()` at every index (the
+    // loop condition and `get`s), and `copy_ascii` returns at most both remaining lengths.
+    #[allow(clippy::indexing_slicing, clippy::arithmetic_side_effects)]
+    fn fast(&mut self, src: &str, dst: &mut [u8]) -> (usize, usize) {
+        let bytes = src.as_bytes();
+        let (mut read, mut written) = (0, 0);
+        while written < dst.len() {
+            match *bytes.get(read..).unwrap_or_default() {
+                [a, b, ..] if a < 0x80 && b < 0x80 => {
+                    let n = crate::simd::ascii::copy_ascii(&bytes[read..], &mut dst[written..]);
+                    read += n;
+                    written += n;
+                }
+                [a, ..] if a < 0x80 => {
+                    dst[written] = a;
+                    read += 1;
+                    written += 1;
+                }
+                [0xEF, b @ (0x9E | 0x9F), t, ..] => {
+                    dst[written] = 0x80 | ((b & 1) << 6) | (t & 0x3F);
+                    read += 3;
+                    written += 1;
+                }
+                _ => break, // the end, or unmappable
+            }
+        }
+        (read, written)
     }
 }
