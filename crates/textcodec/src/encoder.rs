@@ -278,7 +278,7 @@ impl Encoder {
         let mut bytes = [0u8; 16];
         let planned = match encoded {
             Encoded::Bytes(b, n) => {
-                bytes[..8].copy_from_slice(&b);
+                bytes[..8].copy_from_slice(&b.to_le_bytes());
                 Planned {
                     bytes,
                     len: usize::from(n),
@@ -352,7 +352,7 @@ impl Encoder {
             if dst.len() - *written < n {
                 return false;
             }
-            dst[*written..*written + n].copy_from_slice(&b[..n]);
+            dst[*written..*written + n].copy_from_slice(&b.to_le_bytes()[..n]);
             *written += n;
         }
         self.kernel = kernel;

@@ -112,7 +112,7 @@ impl EncodeKernel for Big5Encoder {
     // Bounds: index Big5 pointers are below 126 × 157, so the lead is at most 0x81 + 125 and
     // trailing + offset at most 156 + 0x62: no overflow.
     #[allow(clippy::arithmetic_side_effects)]
-    #[inline]
+    #[inline(always)]
     fn encode_char(&mut self, c: char) -> Encoded {
         let cp = u32::from(c);
         // Step 2.

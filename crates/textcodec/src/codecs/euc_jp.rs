@@ -114,7 +114,7 @@ impl EncodeKernel for EucJpEncoder {
     // Bounds: in the U+FF61..=U+FF9F arm `cp - 0xFF61 + 0xA1` ≤ 0xDF; index jis0208 pointers
     // are below 94 × 94, so both bytes fit.
     #[allow(clippy::arithmetic_side_effects)]
-    #[inline]
+    #[inline(always)]
     fn encode_char(&mut self, c: char) -> Encoded {
         let mut cp = u32::from(c);
         match cp {

@@ -88,7 +88,7 @@ pub(crate) struct EucKrEncoder;
 impl EncodeKernel for EucKrEncoder {
     // Bounds: index EUC-KR pointers are below 126 × 190, so both bytes fit.
     #[allow(clippy::arithmetic_side_effects)]
-    #[inline]
+    #[inline(always)]
     fn encode_char(&mut self, c: char) -> Encoded {
         let cp = u32::from(c);
         if cp < 0x80 {

@@ -187,7 +187,7 @@ impl EncodeKernel for Gb18030Encoder {
     // Bounds: index gb18030 pointers are below 126 × 190 and index gb18030 ranges pointers
     // below 126 × 10 × 126 × 10, so every byte computed fits; `cp < 0x110000`.
     #[allow(clippy::arithmetic_side_effects)]
-    #[inline]
+    #[inline(always)]
     fn encode_char(&mut self, c: char) -> Encoded {
         let cp = u32::from(c);
         // Step 2.
@@ -219,19 +219,27 @@ impl EncodeKernel for Gb18030Encoder {
         if self.is_gbk {
             return Encoded::unmappable(c);
         }
-        // Steps 9–16.
-        let mut pointer = index::gb18030_ranges_pointer(cp);
-        let byte1 = pointer / (10 * 126 * 10);
-        pointer %= 10 * 126 * 10;
-        let byte2 = pointer / (10 * 126);
-        pointer %= 10 * 126;
-        let byte3 = pointer / 10;
-        let byte4 = pointer % 10;
-        Encoded::four(
-            (byte1 + 0x81) as u8,
-            (byte2 + 0x30) as u8,
-            (byte3 + 0x81) as u8,
-            (byte4 + 0x30) as u8,
-        )
+        four_byte(cp)
     }
+}
+
+/// Steps 9–16: a four-byte sequence from index gb18030 ranges. Kept out of line: the
+/// encoder's hot path (inlined into the bulk loop) is the two-byte table lookup.
+#[inline(never)]
+// Bounds: index gb18030 ranges pointers are below 126 × 10 × 126 × 10, so every byte fits.
+#[allow(clippy::arithmetic_side_effects)]
+fn four_byte(cp: u32) -> Encoded {
+    let mut pointer = index::gb18030_ranges_pointer(cp);
+    let byte1 = pointer / (10 * 126 * 10);
+    pointer %= 10 * 126 * 10;
+    let byte2 = pointer / (10 * 126);
+    pointer %= 10 * 126;
+    let byte3 = pointer / 10;
+    let byte4 = pointer % 10;
+    Encoded::four(
+        (byte1 + 0x81) as u8,
+        (byte2 + 0x30) as u8,
+        (byte3 + 0x81) as u8,
+        (byte4 + 0x30) as u8,
+    )
 }

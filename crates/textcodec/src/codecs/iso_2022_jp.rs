@@ -313,11 +313,16 @@ impl Iso2022JpEncoder {
             return HandlerResult::EscapeThenRestore(TO_JIS0208);
         }
         // Steps 13–15.
-        HandlerResult::Bytes(
-            [(pointer / 94) as u8 + 0x21, (pointer % 94) as u8 + 0x21],
-            2,
-        )
+        HandlerResult::Bytes(jis0208_bytes(pointer), 2)
     }
+}
+
+/// Steps 13–15: the two bytes of an index jis0208 pointer.
+#[inline(always)]
+// Bounds: pointers are below 94 × 94, so both bytes are in 0x21..=0x7E.
+#[allow(clippy::arithmetic_side_effects)]
+fn jis0208_bytes(pointer: u16) -> [u8; 2] {
+    [(pointer / 94) as u8 + 0x21, (pointer % 94) as u8 + 0x21]
 }
 
 /// The length of the prefix of `bytes` that the encoder's ASCII state writes unchanged
@@ -375,6 +380,23 @@ impl EncodeKernel for Iso2022JpEncoder {
                     break;
                 }
             }
+            if self.state == EncoderState::Jis0208 {
+                // A run of kanji and kana: steps 13–15 directly for the code points steps
+                // 3–12 leave unchanged in this state (non-ASCII, not U+00A5, U+203E,
+                // U+2212 or halfwidth katakana, and in index jis0208).
+                let (c, len) = super::utf8_char_at(bytes, read);
+                let cp = u32::from(c);
+                let plain = cp >= 0x80 && !matches!(cp, 0xA5 | 0x203E | 0x2212 | 0xFF61..=0xFF9F);
+                if let Some(pointer) = index::jis0208_pointer(cp).filter(|_| plain) {
+                    let Some(out) = dst.get_mut(written..written.saturating_add(2)) else {
+                        break;
+                    };
+                    out.copy_from_slice(&jis0208_bytes(pointer));
+                    read = read.saturating_add(len);
+                    written = written.saturating_add(2);
+                    continue;
+                }
+            }
             match super::encode_one_from_utf8(self, bytes, read, dst, written) {
                 Some((r, w)) => (read, written) = (r, w),
                 None => break,
@@ -383,7 +405,7 @@ impl EncodeKernel for Iso2022JpEncoder {
         (read, written)
     }
 
-    #[inline]
+    #[inline(always)]
     fn encode_char(&mut self, c: char) -> Encoded {
         // The handler restores the code point after an escape; at most one escape precedes
         // the bytes or the error (the state after an escape accepts the code point).
@@ -401,7 +423,7 @@ impl EncodeKernel for Iso2022JpEncoder {
                         break;
                     };
                     dst.copy_from_slice(src);
-                    return Encoded::Bytes(out, end);
+                    return Encoded::Bytes(u64::from_le_bytes(out), end);
                 }
                 HandlerResult::EscapeThenRestore(escape) => {
                     let Some(dst) = out.get_mut(usize::from(n)..usize::from(n.saturating_add(3)))
@@ -432,9 +454,9 @@ impl EncodeKernel for Iso2022JpEncoder {
     fn finish(&mut self) -> Encoded {
         if self.state != EncoderState::Ascii {
             self.state = EncoderState::Ascii;
-            return Encoded::Bytes([0x1B, 0x28, 0x42, 0, 0, 0, 0, 0], 3);
+            return Encoded::Bytes(u64::from_le_bytes([0x1B, 0x28, 0x42, 0, 0, 0, 0, 0]), 3);
         }
-        Encoded::Bytes([0; 8], 0)
+        Encoded::Bytes(0, 0)
     }
 }
 

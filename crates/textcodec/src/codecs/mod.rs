@@ -109,8 +109,10 @@ pub(crate) trait DecodeKernel: Copy {
 /// What an encoder kernel did with one scalar value.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub(crate) enum Encoded {
-    /// Bytes to emit (at most 8: an escape sequence followed by a two-byte character).
-    Bytes([u8; 8], u8),
+    /// Bytes to emit (at most 8: an escape sequence followed by a two-byte character),
+    /// packed little-endian (the first byte is the lowest) so that they stay in a register
+    /// from the table lookup to the store; and their count.
+    Bytes(u64, u8),
     /// *error* with this code point: the scalar value is not encodable. `bytes` are emitted
     /// first (ISO-2022-JP switches back to ASCII before the error).
     Unmappable {
@@ -123,15 +125,15 @@ pub(crate) enum Encoded {
 impl Encoded {
     #[inline(always)]
     pub(crate) fn one(b: u8) -> Encoded {
-        Encoded::Bytes([b, 0, 0, 0, 0, 0, 0, 0], 1)
+        Encoded::Bytes(u64::from(b), 1)
     }
     #[inline(always)]
     pub(crate) fn two(a: u8, b: u8) -> Encoded {
-        Encoded::Bytes([a, b, 0, 0, 0, 0, 0, 0], 2)
+        Encoded::Bytes(u64::from(a) | (u64::from(b) << 8), 2)
     }
     #[inline(always)]
     pub(crate) fn four(a: u8, b: u8, c: u8, d: u8) -> Encoded {
-        Encoded::Bytes([a, b, c, d, 0, 0, 0, 0], 4)
+        Encoded::Bytes(u64::from(u32::from_le_bytes([a, b, c, d])), 4)
     }
     #[inline(always)]
     pub(crate) fn unmappable(c: char) -> Encoded {
@@ -152,7 +154,7 @@ pub(crate) trait EncodeKernel: Copy {
     /// The handler for end-of-queue: bytes to emit (ISO-2022-JP's return to ASCII), then
     /// *finished*.
     fn finish(&mut self) -> Encoded {
-        Encoded::Bytes([0; 8], 0)
+        Encoded::Bytes(0, 0)
     }
 
     /// Whether every ASCII scalar value encodes to its own byte in every state (all
@@ -183,12 +185,13 @@ pub(crate) trait EncodeKernel: Copy {
 // Hot path. Bounds: every slice is checked by `get_mut`; `written + 8` and `written + len`
 // are at most `dst.len()` + 8, far below `usize::MAX` (slices are at most isize::MAX).
 #[allow(clippy::arithmetic_side_effects)]
-fn put_encoded(dst: &mut [u8], written: usize, bytes: &[u8; 8], len: u8) -> Option<usize> {
+fn put_encoded(dst: &mut [u8], written: usize, packed: u64, len: u8) -> Option<usize> {
     let len = usize::from(len);
+    let bytes = packed.to_le_bytes();
     // With eight bytes of room, one unconditional 8-byte store is cheaper than a
     // length-dependent copy; the bytes past `len` are overwritten by what follows.
     if let Some(d) = dst.get_mut(written..written + 8) {
-        d.copy_from_slice(bytes);
+        d.copy_from_slice(&bytes);
         return Some(written + len);
     }
     let d = dst.get_mut(written..written + len)?;
@@ -260,7 +263,7 @@ pub(crate) fn encode_one_from_utf8<K: EncodeKernel>(
     let Encoded::Bytes(out, n) = next.encode_char(c) else {
         return None;
     };
-    let written = put_encoded(dst, written, &out, n)?;
+    let written = put_encoded(dst, written, out, n)?;
     *kernel = next;
     // `read + len` is within `bytes` (a whole character starts at `read`).
     Some((read.saturating_add(len), written))
@@ -270,7 +273,7 @@ pub(crate) fn encode_one_from_utf8<K: EncodeKernel>(
 /// valid UTF-8 (a `&str`) and `i` a char boundary; were it not, U+FFFD is returned rather
 /// than a panic.
 #[inline(always)]
-fn utf8_char_at(bytes: &[u8], i: usize) -> (char, usize) {
+pub(crate) fn utf8_char_at(bytes: &[u8], i: usize) -> (char, usize) {
     let b = |k: usize| u32::from(bytes.get(i.wrapping_add(k)).copied().unwrap_or(0) & 0x3F);
     let lead = u32::from(bytes.get(i).copied().unwrap_or(0));
     let (cp, len) = if lead < 0x80 {
@@ -332,7 +335,7 @@ pub(crate) fn encode_bulk_from_utf16<K: EncodeKernel>(
         let Encoded::Bytes(out, n) = next.encode_char(c) else {
             break;
         };
-        let Some(w) = put_encoded(dst, written, &out, n) else {
+        let Some(w) = put_encoded(dst, written, out, n) else {
             break;
         };
         *kernel = next;

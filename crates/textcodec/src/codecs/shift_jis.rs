@@ -108,7 +108,7 @@ impl EncodeKernel for ShiftJisEncoder {
     // Bounds: in the U+FF61..=U+FF9F arm `cp - 0xFF61 + 0xA1` ≤ 0xDF; index Shift_JIS pointers
     // are below 188 × 60, so the lead is at most 0x3C + 0xC1 and the trail 187 + 0x41 - 0x3F.
     #[allow(clippy::arithmetic_side_effects)]
-    #[inline]
+    #[inline(always)]
     fn encode_char(&mut self, c: char) -> Encoded {
         let mut cp = u32::from(c);
         match cp {

@@ -106,7 +106,7 @@ impl core::fmt::Debug for SingleByteEncoder {
 }
 
 impl EncodeKernel for SingleByteEncoder {
-    #[inline]
+    #[inline(always)]
     fn encode_char(&mut self, c: char) -> Encoded {
         let cp = u32::from(c);
         // Step 2.

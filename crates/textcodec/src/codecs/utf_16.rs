@@ -150,20 +150,25 @@ impl EncodeKernel for Utf16Encoder {
     // Two bytes per ASCII character.
     const ASCII_IS_IDENTITY: bool = false;
 
-    #[inline]
+    #[inline(always)]
     fn encode_char(&mut self, c: char) -> Encoded {
-        let mut units = [0u16; 2];
-        let units = c.encode_utf16(&mut units);
-        let mut bytes = [0u8; 8];
-        for (pair, u) in bytes.chunks_exact_mut(2).zip(units.iter()) {
-            let b = if self.big_endian {
-                u.to_be_bytes()
-            } else {
-                u.to_le_bytes()
-            };
-            pair.copy_from_slice(&b);
-        }
-        // One or two units: 2 or 4 bytes.
-        Encoded::Bytes(bytes, if units.len() == 1 { 2 } else { 4 })
+        // Built as one integer so the bytes stay in a register (an array filled byte by
+        // byte would be stored and reloaded).
+        let cp = u32::from(c);
+        let (units, len) = match cp.checked_sub(0x10000) {
+            None => (u64::from(cp), 2),
+            Some(v) => {
+                let lead = 0xD800 | (v >> 10);
+                let trail = 0xDC00 | (v & 0x3FF);
+                (u64::from(lead) | (u64::from(trail) << 16), 4)
+            }
+        };
+        let bytes = if self.big_endian {
+            // Swap the bytes within each 16-bit unit.
+            ((units & 0x00FF_00FF) << 8) | ((units >> 8) & 0x00FF_00FF)
+        } else {
+            units
+        };
+        Encoded::Bytes(bytes, len)
     }
 }

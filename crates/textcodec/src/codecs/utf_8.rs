@@ -125,7 +125,7 @@ impl EncodeKernel for Utf8Encoder {
     fn encode_char(&mut self, c: char) -> Encoded {
         let mut bytes = [0u8; 8];
         let n = c.encode_utf8(&mut bytes).len();
-        Encoded::Bytes(bytes, n as u8)
+        Encoded::Bytes(u64::from_le_bytes(bytes), n as u8)
     }
 
     #[inline]

@@ -76,7 +76,7 @@ pub(crate) struct XUserDefinedEncoder;
 impl EncodeKernel for XUserDefinedEncoder {
     // Bounds: in the U+F780..=U+F7FF arm `cp - 0xF780 + 0x80` ≤ 0xFF.
     #[allow(clippy::arithmetic_side_effects)]
-    #[inline]
+    #[inline(always)]
     fn encode_char(&mut self, c: char) -> Encoded {
         let cp = u32::from(c);
         match cp {
