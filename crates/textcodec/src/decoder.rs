@@ -8,6 +8,13 @@
 //! sequence in progress (`seq`, for error reports) and the stream offset. Splitting the
 //! input anywhere therefore gives the same output as decoding it whole (the property
 //! tests check this for every encoding).
+#![deny(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::panic,
+    clippy::indexing_slicing,
+    clippy::arithmetic_side_effects
+)]
 
 use alloc::borrow::Cow;
 use alloc::string::String;
@@ -79,7 +86,7 @@ impl MalformedSequence {
     /// such as the ASCII byte in Shift_JIS `82 22`, are not part of the sequence: they are
     /// decoded next. For ISO-2022-JP, a redundant escape sequence is itself the error.
     pub fn bytes(&self) -> &[u8] {
-        &self.bytes[..usize::from(self.len)]
+        self.bytes.get(..usize::from(self.len)).unwrap_or_default()
     }
 }
 
@@ -87,7 +94,7 @@ impl MalformedSequence {
     /// The same error with its offset moved `by` bytes later (for callers that decoded a
     /// suffix of their stream).
     pub(crate) fn shifted(mut self, by: u64) -> Self {
-        self.offset += by;
+        self.offset = self.offset.saturating_add(by);
         self
     }
 }
@@ -152,19 +159,25 @@ struct Queue {
 impl Queue {
     #[inline(always)]
     fn prepend(&mut self, bytes: &[u8]) {
-        let old = self.replay_len as usize;
-        let n = bytes.len();
+        // The Standard's handlers restore at most three bytes, and the queue is empty again
+        // before the handler can restore more, so the four bytes of `replay` suffice (the
+        // state-size test and the exhaustive sweeps exercise every restore).
+        let replay = self.replay;
+        let old = replay
+            .get(..usize::from(self.replay_len))
+            .unwrap_or_default();
         let mut next = [0u8; 4];
-        next[..n].copy_from_slice(bytes);
-        next[n..n + old].copy_from_slice(&self.replay[..old]);
+        for (slot, &b) in next.iter_mut().zip(bytes.iter().chain(old)) {
+            *slot = b;
+        }
         self.replay = next;
-        self.replay_len = (n + old) as u8;
+        self.replay_len = bytes.len().saturating_add(old.len()).min(next.len()) as u8;
     }
 
     #[inline(always)]
     fn pop_replay(&mut self) {
         self.replay.copy_within(1.., 0);
-        self.replay_len -= 1;
+        self.replay_len = self.replay_len.saturating_sub(1);
     }
 }
 
@@ -178,19 +191,21 @@ fn drive<K: DecodeKernel, S: Sink>(
     dst: &mut S,
     last: bool,
 ) -> (DecodeStatus, usize) {
+    // `read <= src.len()` throughout: the fast path reports what it took from `src[read..]`
+    // and the handler path takes one byte that `src.get(read)` found.
     let mut read = 0usize;
     loop {
         if q.replay_len == 0 && kernel.is_ground() {
-            let n = kernel.fast(&src[read..], dst);
-            read += n;
-            q.pos += n as u64;
+            let n = kernel.fast(src.get(read..).unwrap_or_default(), dst);
+            read = read.saturating_add(n);
+            q.pos = q.pos.saturating_add(n as u64);
         }
         // Read the next item: restored bytes first, then input, then end-of-queue.
         let from_replay = q.replay_len > 0;
         let byte = if from_replay {
             Some(q.replay[0])
-        } else if read < src.len() {
-            Some(src[read])
+        } else if let Some(&b) = src.get(read) {
+            Some(b)
         } else if last {
             None
         } else {
@@ -201,7 +216,7 @@ fn drive<K: DecodeKernel, S: Sink>(
         let step = next.handle(byte);
         let need = match step {
             Step::Emit(c) => S::units(c),
-            Step::Emit2(a, b) => S::units(a) + S::units(b),
+            Step::Emit2(a, b) => S::units(a).saturating_add(S::units(b)),
             Step::Error(_) if !fatal => S::units('\u{FFFD}'),
             _ => 0,
         };
@@ -214,15 +229,16 @@ fn drive<K: DecodeKernel, S: Sink>(
             if q.seq_len == 0 {
                 q.seq_start = q.pos;
             }
-            if (q.seq_len as usize) < q.seq.len() {
-                q.seq[q.seq_len as usize] = b;
-                q.seq_len += 1;
+            // Sequences are at most 4 bytes (+ ISO-2022-JP's 3-byte escapes); `seq` holds 8.
+            if let Some(slot) = q.seq.get_mut(usize::from(q.seq_len)) {
+                *slot = b;
+                q.seq_len = q.seq_len.saturating_add(1);
             }
-            q.pos += 1;
+            q.pos = q.pos.saturating_add(1);
             if from_replay {
                 q.pop_replay();
             } else {
-                read += 1;
+                read = read.saturating_add(1);
             }
         }
         match step {
@@ -242,30 +258,41 @@ fn drive<K: DecodeKernel, S: Sink>(
             }
             Step::Finished => return (DecodeStatus::InputEmpty, read),
             Step::Error(restore) => {
-                let len = q.seq_len as usize;
+                // The sequence splits into « malformed | held | prior »: the malformed bytes
+                // are reported, the held ones begin the next sequence, the prior ones are
+                // restored to the queue. `bad_len + held + prior = len <= 8`.
+                let seq = q.seq;
+                let seq = seq.get(..usize::from(q.seq_len)).unwrap_or_default();
+                let len = seq.len();
                 let prior = usize::from(restore.prior).min(len);
-                let held = usize::from(restore.held).min(len - prior);
-                let bad_len = len - prior - held;
+                let held = usize::from(restore.held).min(len.saturating_sub(prior));
+                let bad_len = len.saturating_sub(prior).saturating_sub(held);
+                let (bad, rest) = seq.split_at(bad_len);
+                let (kept, restored) = rest.split_at(held);
                 let mut bytes = [0u8; 8];
-                bytes[..bad_len].copy_from_slice(&q.seq[..bad_len]);
+                bytes.iter_mut().zip(bad).for_each(|(slot, &b)| *slot = b);
                 let malformed = MalformedSequence {
                     offset: if len == 0 { q.pos } else { q.seq_start },
                     bytes,
                     len: bad_len as u8,
                 };
                 // Restore the prior bytes in front of whatever comes next.
-                let restored = q.seq;
-                q.prepend(&restored[len - prior..len]);
-                q.pos -= prior as u64;
+                q.prepend(restored);
+                q.pos = q.pos.saturating_sub(prior as u64);
                 // Held bytes begin the next sequence.
-                q.seq.copy_within(bad_len..bad_len + held, 0);
-                q.seq_start += bad_len as u64;
+                let mut next_seq = [0u8; 8];
+                next_seq
+                    .iter_mut()
+                    .zip(kept)
+                    .for_each(|(slot, &b)| *slot = b);
+                q.seq = next_seq;
+                q.seq_start = q.seq_start.saturating_add(bad_len as u64);
                 q.seq_len = held as u8;
                 if fatal {
                     return (DecodeStatus::Malformed(malformed), read);
                 }
                 dst.push('\u{FFFD}');
-                *replacements += 1;
+                *replacements = replacements.saturating_add(1);
             }
         }
     }
@@ -423,7 +450,8 @@ impl Decoder {
             BomState::Looking { len, .. } => usize::from(len),
             BomState::Done => 0,
         };
-        bom + usize::from(self.queue.replay_len) + usize::from(self.queue.seq_len)
+        bom.saturating_add(usize::from(self.queue.replay_len))
+            .saturating_add(usize::from(self.queue.seq_len))
     }
 
     /// The worst-case UTF-8 output, in bytes, of decoding `byte_length` more bytes with
@@ -493,17 +521,18 @@ impl Decoder {
     /// assert_eq!(r.written, 6);
     /// ```
     pub fn decode_to_string(&mut self, src: &[u8], dst: &mut String, last: bool) -> DecodeResult {
-        let mut read = 0;
-        let mut written = 0;
+        let mut read = 0usize;
+        let mut written = 0usize;
         loop {
-            let rest = &src[read..];
+            // `read` never passes the end: each round reports what it took from `rest`.
+            let rest = src.get(read..).unwrap_or_default();
             // Usually enough at once; grows geometrically otherwise. `append_to_string`
             // fills at most `sink::APPEND_CHUNK` bytes per call (so that its zero-filling
             // stays in cache) and this loop goes round on `OutputFull`.
             let additional = rest.len().saturating_add(rest.len() / 2).saturating_add(16);
             let r = sink::append_to_string(dst, additional, |sink| self.run(rest, sink, last));
-            read += r.read;
-            written += r.written;
+            read = read.saturating_add(r.read);
+            written = written.saturating_add(r.written);
             match r.status {
                 DecodeStatus::OutputFull => {
                     dst.reserve(additional);
@@ -541,18 +570,20 @@ impl Decoder {
         dst: &mut Vec<u16>,
         last: bool,
     ) -> DecodeResult {
-        let mut read = 0;
-        let mut written = 0;
+        let mut read = 0usize;
+        let mut written = 0usize;
         loop {
-            let rest = &src[read..];
+            let rest = src.get(read..).unwrap_or_default();
             let old = dst.len();
+            // One unit per byte is the most any decoder writes for a byte, but for the
+            // bytes pending from earlier calls (at most 8).
             let additional = rest.len().saturating_add(8);
-            dst.resize(old + additional, 0);
-            let mut sink = Utf16Sink::new(&mut dst[old..]);
+            dst.resize(old.saturating_add(additional), 0);
+            let mut sink = Utf16Sink::new(dst.get_mut(old..).unwrap_or_default());
             let r = self.run(rest, &mut sink, last);
-            dst.truncate(old + r.written);
-            read += r.read;
-            written += r.written;
+            dst.truncate(old.saturating_add(r.written));
+            read = read.saturating_add(r.read);
+            written = written.saturating_add(r.written);
             if r.status != DecodeStatus::OutputFull {
                 return DecodeResult {
                     status: r.status,
@@ -577,7 +608,7 @@ impl Decoder {
             }
         }
         let fatal = self.options.error_mode == DecodeErrorMode::Fatal;
-        let rest = &src[read..];
+        let rest = src.get(read..).unwrap_or_default();
         let q = &mut self.queue;
         let n = &mut self.replacements;
         let (status, used) = match &mut self.kernel {
@@ -605,7 +636,7 @@ impl Decoder {
         }
         DecodeResult {
             status,
-            read: read + used,
+            read: read.saturating_add(used),
             written: dst.written(),
         }
     }
@@ -637,12 +668,12 @@ impl Decoder {
         };
         let mut read = 0;
         loop {
-            let seen = &buf[..usize::from(len)];
+            let seen = buf.get(..usize::from(len)).unwrap_or_default();
             if let Some(&(bom, encoding)) = candidates.iter().find(|c| c.0 == seen) {
                 // A BOM: switch (when sniffing) and drop it.
                 self.encoding = encoding;
                 self.kernel = Kernel::for_encoding(encoding);
-                self.queue.pos += bom.len() as u64;
+                self.queue.pos = self.queue.pos.saturating_add(bom.len() as u64);
                 self.bom = BomState::Done;
                 return read;
             }
@@ -652,13 +683,14 @@ impl Decoder {
                 self.bom = BomState::Done;
                 return read;
             }
-            if read == src.len() {
+            // `len` < 3 here: a longer `seen` would have matched or been ruled out.
+            let (Some(&byte), Some(slot)) = (src.get(read), buf.get_mut(usize::from(len))) else {
                 self.bom = BomState::Looking { buf, len };
                 return read;
-            }
-            buf[usize::from(len)] = src[read];
-            len += 1;
-            read += 1;
+            };
+            *slot = byte;
+            len = len.saturating_add(1);
+            read = read.saturating_add(1);
         }
     }
 }

@@ -1,6 +1,13 @@
 //! The streaming encoder: <https://encoding.spec.whatwg.org/#concept-encoding-run> for
 //! encoders, with the error modes "fatal" and "html" (#error-mode), plus textcodec's
 //! "replace" (`?`) extension, input as UTF-8 (`&str`) or UTF-16 (`&[u16]`).
+#![deny(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::panic,
+    clippy::indexing_slicing,
+    clippy::arithmetic_side_effects
+)]
 
 use alloc::vec::Vec;
 
@@ -144,24 +151,27 @@ pub struct Encoder {
 
 /// Writes `&#` + decimal + `;` into `out`, returning the length.
 fn html_reference(code_point: char, out: &mut [u8; 16]) -> usize {
+    // At most 7 digits (U+10FFFF is 1114111), written from the right.
     let mut digits = [0u8; 8];
-    let mut n = 0;
+    let mut start = digits.len();
     let mut v = u32::from(code_point);
     loop {
-        digits[n] = b'0' + (v % 10) as u8;
-        n += 1;
+        start = start.saturating_sub(1);
+        if let Some(d) = digits.get_mut(start) {
+            // `v % 10` < 10: OR-ing it into b'0' (0x30) is adding it.
+            *d = b'0' | (v % 10) as u8;
+        }
         v /= 10;
         if v == 0 {
             break;
         }
     }
-    out[0] = b'&';
-    out[1] = b'#';
-    for i in 0..n {
-        out[2 + i] = digits[n - 1 - i];
-    }
-    out[2 + n] = b';';
-    n + 3
+    let digits = digits.get(start..).unwrap_or_default();
+    let reference = b"&#".iter().chain(digits).chain(b";");
+    out.iter_mut()
+        .zip(reference)
+        .map(|(slot, &b)| *slot = b)
+        .count()
 }
 
 /// What the encoder does with one character: bytes to write, and an error to report.
@@ -169,6 +179,30 @@ struct Planned {
     bytes: [u8; 16],
     len: usize,
     error: Option<Unmappable>,
+}
+
+impl Planned {
+    fn new(error: Option<Unmappable>) -> Planned {
+        Planned {
+            bytes: [0; 16],
+            len: 0,
+            error,
+        }
+    }
+
+    /// Appends `more` (callers append at most 3 + 8 + 1 bytes: an escape, an html
+    /// reference or `?`, so this always fits 16 bytes).
+    fn append(&mut self, more: &[u8]) {
+        let end = self.len.saturating_add(more.len());
+        if let Some(slot) = self.bytes.get_mut(self.len..end) {
+            slot.copy_from_slice(more);
+            self.len = end;
+        }
+    }
+
+    fn bytes(&self) -> &[u8] {
+        self.bytes.get(..self.len).unwrap_or_default()
+    }
 }
 
 impl Encoder {
@@ -275,44 +309,32 @@ impl Encoder {
             Kernel::EucKr(k) => k.encode_char(c),
             Kernel::XUserDefined(k) => k.encode_char(c),
         };
-        let mut bytes = [0u8; 16];
         let planned = match encoded {
             Encoded::Bytes(b, n) => {
-                bytes[..8].copy_from_slice(&b.to_le_bytes());
-                Planned {
-                    bytes,
-                    len: usize::from(n),
-                    error: None,
-                }
+                let mut planned = Planned::new(None);
+                planned.append(b.to_le_bytes().get(..usize::from(n)).unwrap_or_default());
+                planned
             }
             Encoded::Unmappable {
                 code_point,
                 prefix,
                 prefix_len,
             } => {
-                let mut len = usize::from(prefix_len);
-                bytes[..len].copy_from_slice(&prefix[..len]);
+                let mut planned = Planned::new(Some(Unmappable {
+                    character: c,
+                    code_point,
+                }));
+                planned.append(prefix.get(..usize::from(prefix_len)).unwrap_or_default());
                 match self.mode {
                     EncodeErrorMode::Fatal => {}
                     EncodeErrorMode::Html => {
                         let mut reference = [0u8; 16];
                         let n = html_reference(code_point, &mut reference);
-                        bytes[len..len + n].copy_from_slice(&reference[..n]);
-                        len += n;
+                        planned.append(reference.get(..n).unwrap_or_default());
                     }
-                    EncodeErrorMode::Replace => {
-                        bytes[len] = b'?';
-                        len += 1;
-                    }
+                    EncodeErrorMode::Replace => planned.append(b"?"),
                 }
-                Planned {
-                    bytes,
-                    len,
-                    error: Some(Unmappable {
-                        character: c,
-                        code_point,
-                    }),
-                }
+                planned
             }
         };
         (kernel, planned)
@@ -323,15 +345,13 @@ impl Encoder {
     #[inline]
     fn put(&mut self, c: char, dst: &mut [u8], written: &mut usize) -> Option<Option<Unmappable>> {
         let (kernel, planned) = self.plan(c);
-        let room = dst.len() - *written;
-        if room < planned.len {
-            return None;
-        }
-        dst[*written..*written + planned.len].copy_from_slice(&planned.bytes[..planned.len]);
-        *written += planned.len;
+        let bytes = planned.bytes();
+        let end = written.checked_add(bytes.len())?;
+        dst.get_mut(*written..end)?.copy_from_slice(bytes);
+        *written = end;
         self.kernel = kernel;
         if planned.error.is_some() {
-            self.unmappables += 1;
+            self.unmappables = self.unmappables.saturating_add(1);
         }
         Some(
             planned
@@ -348,12 +368,14 @@ impl Encoder {
             _ => return true,
         };
         if let Encoded::Bytes(b, n) = encoded {
-            let n = usize::from(n);
-            if dst.len() - *written < n {
+            let bytes = b.to_le_bytes();
+            let bytes = bytes.get(..usize::from(n)).unwrap_or_default();
+            let end = written.saturating_add(bytes.len());
+            let Some(slot) = dst.get_mut(*written..end) else {
                 return false;
-            }
-            dst[*written..*written + n].copy_from_slice(&b.to_le_bytes()[..n]);
-            *written += n;
+            };
+            slot.copy_from_slice(bytes);
+            *written = end;
         }
         self.kernel = kernel;
         true
@@ -393,16 +415,21 @@ impl Encoder {
             }
         }
         loop {
-            let (r, w) = self.fast_utf8(&src[read..], &mut dst[written..]);
-            read += r;
-            written += w;
-            let Some(c) = src[read..].chars().next() else {
+            // `read`/`written` never pass the ends: the bulk path reports what it took from
+            // the slices it was given, and `put` writes within `dst`.
+            let (r, w) = self.fast_utf8(
+                src.get(read..).unwrap_or_default(),
+                dst.get_mut(written..).unwrap_or_default(),
+            );
+            read = read.saturating_add(r);
+            written = written.saturating_add(w);
+            let Some(c) = src.get(read..).and_then(|rest| rest.chars().next()) else {
                 break;
             };
             match self.put(c, dst, &mut written) {
                 None => return self.result(EncodeStatus::OutputFull, read, written),
                 Some(error) => {
-                    read += c.len_utf8();
+                    read = read.saturating_add(c.len_utf8());
                     if let Some(u) = error {
                         return self.result(EncodeStatus::Unmappable(u), read, written);
                     }
@@ -481,9 +508,12 @@ impl Encoder {
             // The bulk path; lone surrogates (U+FFFD), a pair cut by the end of `src` and
             // unmappable characters are left to the steps below.
             if self.pending_surrogate.is_none() {
-                let (r, w) = self.fast_utf16(&src[read..], &mut dst[written..]);
-                read += r;
-                written += w;
+                let (r, w) = self.fast_utf16(
+                    src.get(read..).unwrap_or_default(),
+                    dst.get_mut(written..).unwrap_or_default(),
+                );
+                read = read.saturating_add(r);
+                written = written.saturating_add(w);
             }
             // The next scalar value, and how many units of `src` it takes.
             let (c, units) = match (self.pending_surrogate, src.get(read).copied()) {
@@ -491,13 +521,14 @@ impl Encoder {
                 (Some(_), _) if src.get(read).is_some() || last => ('\u{FFFD}', 0),
                 (Some(_), _) => break,
                 (None, None) => break,
-                (None, Some(u @ 0xD800..=0xDBFF)) => match src.get(read + 1).copied() {
+                (None, Some(u @ 0xD800..=0xDBFF)) => match src.get(read.saturating_add(1)).copied()
+                {
                     Some(t @ 0xDC00..=0xDFFF) => (pair(Some(u), t), 2),
                     Some(_) => ('\u{FFFD}', 1),
                     None if last => ('\u{FFFD}', 1),
                     None => {
                         self.pending_surrogate = Some(u);
-                        read += 1;
+                        read = read.saturating_add(1);
                         break;
                     }
                 },
@@ -508,7 +539,7 @@ impl Encoder {
                 None => return self.result(EncodeStatus::OutputFull, read, written),
                 Some(error) => {
                     self.pending_surrogate = None;
-                    read += units;
+                    read = read.saturating_add(units);
                     if let Some(u) = error {
                         return self.result(EncodeStatus::Unmappable(u), read, written);
                     }
@@ -532,23 +563,9 @@ impl Encoder {
         dst: &mut Vec<u8>,
         last: bool,
     ) -> EncodeResult {
-        let mut read = 0;
-        let mut written = 0;
-        loop {
-            let old = dst.len();
-            let additional = (src.len() - read)
-                .saturating_add(16)
-                .max(dst.capacity() - old);
-            dst.resize(old + additional, 0);
-            let r = self.encode_from_utf8(&src[read..], &mut dst[old..], last);
-            dst.truncate(old + r.written);
-            read += r.read;
-            written += r.written;
-            if r.status != EncodeStatus::OutputFull {
-                return self.result(r.status, read, written);
-            }
-            dst.reserve(additional);
-        }
+        self.encode_to_vec(src.len(), 1, dst, |e, read, out| {
+            e.encode_from_utf8(src.get(read..).unwrap_or_default(), out, last)
+        })
     }
 
     /// Encodes all of `src` (UTF-16) and appends to `dst`; see
@@ -559,16 +576,36 @@ impl Encoder {
         dst: &mut Vec<u8>,
         last: bool,
     ) -> EncodeResult {
-        let mut read = 0;
-        let mut written = 0;
+        self.encode_to_vec(src.len(), 2, dst, |e, read, out| {
+            e.encode_from_utf16(src.get(read..).unwrap_or_default(), out, last)
+        })
+    }
+
+    /// The grow loop of the `_to_vec` methods: `step(self, read, out)` encodes the input
+    /// from `read` on into fresh space `out` at the end of `dst`, until it stops for another
+    /// reason than a full buffer. The space offered is the rest of the input at
+    /// `bytes_per_unit` (the common case, not the worst: most text is mostly ASCII) plus 16
+    /// bytes (any one character's worst case), and at least doubles the vector each time.
+    fn encode_to_vec(
+        &mut self,
+        input_len: usize,
+        bytes_per_unit: usize,
+        dst: &mut Vec<u8>,
+        mut step: impl FnMut(&mut Self, usize, &mut [u8]) -> EncodeResult,
+    ) -> EncodeResult {
+        let (mut read, mut written) = (0usize, 0usize);
         loop {
             let old = dst.len();
-            let additional = (src.len() - read).saturating_mul(2).saturating_add(16);
-            dst.resize(old + additional, 0);
-            let r = self.encode_from_utf16(&src[read..], &mut dst[old..], last);
-            dst.truncate(old + r.written);
-            read += r.read;
-            written += r.written;
+            let additional = input_len
+                .saturating_sub(read)
+                .saturating_mul(bytes_per_unit)
+                .saturating_add(16)
+                .max(dst.capacity().saturating_sub(old));
+            dst.resize(old.saturating_add(additional), 0);
+            let r = step(self, read, dst.get_mut(old..).unwrap_or_default());
+            dst.truncate(old.saturating_add(r.written));
+            read = read.saturating_add(r.read);
+            written = written.saturating_add(r.written);
             if r.status != EncodeStatus::OutputFull {
                 return self.result(r.status, read, written);
             }
@@ -577,6 +614,9 @@ impl Encoder {
 }
 
 /// The scalar value of a surrogate pair.
+// Bounds: callers pass a leading surrogate (0xD800..=0xDBFF) and a trailing one
+// (0xDC00..=0xDFFF), so the subtractions cannot wrap and the sum is at most 0x10FFFF.
+#[allow(clippy::arithmetic_side_effects)]
 fn pair(lead: Option<u16>, trail: u16) -> char {
     let lead = u32::from(lead.unwrap_or(0xD800));
     let c = 0x10000 + ((lead - 0xD800) << 10) + (u32::from(trail) - 0xDC00);
