@@ -517,14 +517,19 @@ fn variant_name(name: &str) -> String {
     out
 }
 
-/// The label hash: FNV-1a-style over the ASCII-lowercased bytes with a seed. The library
-/// computes the same function while lowercasing (src/label.rs); keep the two in sync.
-fn label_hash(seed: u32, bytes: &[u8]) -> u32 {
-    let mut h = seed;
-    for &b in bytes {
-        h = (h ^ u32::from(b)).wrapping_mul(0x0100_0193);
-    }
-    h ^ (h >> 15)
+/// The label hash's slot: the lowercase label, zero-padded to 24 bytes, read as three
+/// little-endian words and mixed by multiplication; the top 10 bits pick one of the 1024
+/// slots. It costs the same for every label length (no per-byte chain). The library
+/// computes the same function (crates/textcodec/src/label.rs, `slot_of`); keep the two in
+/// sync (the library's tests look up every label, so a mismatch fails them).
+fn label_slot(seed: u64, bytes: &[u8]) -> usize {
+    let mut padded = [0u8; 24];
+    padded[..bytes.len()].copy_from_slice(bytes);
+    let word = |i: usize| u64::from_le_bytes(padded[i * 8..i * 8 + 8].try_into().unwrap());
+    let h = (word(0) ^ seed).wrapping_mul(0x9E37_79B9_7F4A_7C15)
+        ^ word(1).wrapping_mul(0xC2B2_AE3D_27D4_EB4F)
+        ^ word(2).wrapping_mul(0x1656_67B1_9E37_79F9);
+    (h.wrapping_mul(0xFF51_AFD7_ED55_8CCD) >> 54) as usize
 }
 
 const LABEL_SLOTS: usize = 1024;
@@ -560,15 +565,20 @@ fn gen_encodings(spec: &Path) -> Result<String, String> {
     }
     labels.sort();
     let max_len = labels.iter().map(|l| l.0.len()).max().unwrap_or(0);
+    if max_len > 24 {
+        return Err(format!(
+            "a label of {max_len} bytes: the label hash reads at most 24"
+        ));
+    }
 
     // Pick the seed whose open-addressing table (linear probing) has the shortest longest
     // probe sequence; lookups then compare against at most that many candidates.
-    let mut best: Option<(usize, u32, Vec<u8>)> = None;
-    for seed in 0x811C_9DC5u32..0x811C_9DC5 + 20_000 {
+    let mut best: Option<(usize, u64, Vec<u8>)> = None;
+    for seed in 0u64..20_000 {
         let mut slots = vec![0u8; LABEL_SLOTS];
         let mut worst = 0;
         for (i, (label, _)) in labels.iter().enumerate() {
-            let mut s = label_hash(seed, label.as_bytes()) as usize % LABEL_SLOTS;
+            let mut s = label_slot(seed, label.as_bytes());
             let mut probes = 1;
             while slots[s] != 0 {
                 s = (s + 1) % LABEL_SLOTS;
@@ -666,13 +676,13 @@ fn gen_encodings(spec: &Path) -> Result<String, String> {
     let _ = writeln!(out, "/// Seed of the label hash (chosen by the generator).");
     let _ = writeln!(
         out,
-        "pub(crate) const LABEL_HASH_SEED: u32 = 0x{seed:08X};\n"
+        "pub(crate) const LABEL_HASH_SEED: u64 = 0x{seed:08X};\n"
     );
     let _ = writeln!(out, "/// The longest probe sequence in `LABEL_SLOTS`.");
     let _ = writeln!(out, "pub(crate) const LABEL_MAX_PROBES: usize = {worst};\n");
     let _ = writeln!(
         out,
-        "/// Open-addressing table: slot `hash % {LABEL_SLOTS}` (then linear probing) holds 1 + the\n/// label's position in `LABELS`, 0 for an empty slot."
+        "/// Open-addressing table: the label's hash slot (then linear probing) holds 1 + the\n/// label's position in `LABELS`, 0 for an empty slot."
     );
     let _ = writeln!(out, "pub(crate) const LABEL_SLOTS: [u8; {LABEL_SLOTS}] = [");
     push_array(&mut out, &slots, 32, |v| v.to_string());

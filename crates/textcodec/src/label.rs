@@ -1,9 +1,10 @@
 //! <https://encoding.spec.whatwg.org/#concept-encoding-get>
 //!
 //! *get an encoding*: trim ASCII whitespace, compare ASCII case-insensitively against the
-//! 228 labels. The lookup lowercases into a stack buffer while hashing and then probes a
-//! generated open-addressing table, so it never allocates and compares against at most
-//! `LABEL_MAX_PROBES` candidates.
+//! 228 labels. The lookup reads the label as three 8-byte words, lowercases them eight
+//! bytes at a time, hashes the words (the same cost for every length) and probes a
+//! generated open-addressing table: no allocation, no per-byte loop, and at most
+//! `LABEL_MAX_PROBES` candidates compared, three words each.
 #![deny(
     clippy::unwrap_used,
     clippy::expect_used,
@@ -40,32 +41,113 @@ pub(crate) fn trim_ascii_whitespace(mut s: &[u8]) -> &[u8] {
     s
 }
 
+/// A label as the lookup compares it: its ASCII-lowercase bytes, zero-padded to 24 bytes,
+/// as three little-endian words. Comparing keys (and lengths, since a label could end in
+/// NUL bytes) is three word comparisons instead of a byte loop.
+type Key = [u64; 3];
+const _: () = assert!(MAX_LABEL_LEN <= 24);
+
+/// The key of a label that is already lowercase (the table's labels), at compile time.
+// Bounds: `i < bytes.len() <= MAX_LABEL_LEN <= 24`, so `i / 8 < 3`; the shift is below 64.
+#[allow(clippy::indexing_slicing, clippy::arithmetic_side_effects)]
+const fn key_of_lowercase(bytes: &[u8]) -> Key {
+    let mut key = [0u64; 3];
+    let mut i = 0;
+    while i < bytes.len() {
+        key[i / 8] |= (bytes[i] as u64) << ((i % 8) * 8);
+        i += 1;
+    }
+    key
+}
+
+/// Every label's key, in the order of `LABELS`.
+// Bounds: `i < LABELS.len()`, the length of both arrays (evaluated at compile time).
+#[allow(clippy::indexing_slicing, clippy::arithmetic_side_effects)]
+static LABEL_KEYS: [Key; LABELS.len()] = {
+    let mut keys = [[0u64; 3]; LABELS.len()];
+    let mut i = 0;
+    while i < LABELS.len() {
+        keys[i] = key_of_lowercase(LABELS[i].0.as_bytes());
+        i += 1;
+    }
+    keys
+};
+
+/// ASCII-lowercases the eight bytes of `w` at once: a byte gets bit 0x20 when it is in
+/// 0x41..=0x5A (bytes ≥ 0x80 are left alone, as `to_ascii_lowercase` does).
+#[inline(always)]
+fn ascii_lowercase_word(w: u64) -> u64 {
+    const LOW7: u64 = 0x7F7F_7F7F_7F7F_7F7F;
+    const HIGH: u64 = 0x8080_8080_8080_8080;
+    let low7 = w & LOW7;
+    // Per byte, no carries between bytes (low7 ≤ 0x7F, + at most 0x3F stays < 0x100):
+    // the high bit is set when the byte is ≥ 'A' …
+    let at_least_a = low7.wrapping_add(0x3F3F_3F3F_3F3F_3F3F);
+    // … and when it is > 'Z'.
+    let above_z = low7.wrapping_add(0x2525_2525_2525_2525);
+    let upper = (at_least_a ^ above_z) & !w & HIGH;
+    w | (upper >> 2)
+}
+
+/// Up to eight bytes as a little-endian word, zero above them. Built from a few
+/// overlapping loads of the slice itself: copying into a stack buffer first would make the
+/// word loads wait for the byte stores.
+#[inline(always)]
+fn load_le(bytes: &[u8]) -> u64 {
+    let n = bytes.len();
+    let u32_at = |i: usize| {
+        let mut b = [0u8; 4];
+        b.copy_from_slice(bytes.get(i..i.saturating_add(4)).unwrap_or(&[0; 4]));
+        u64::from(u32::from_le_bytes(b))
+    };
+    let byte_at = |i: usize| u64::from(bytes.get(i).copied().unwrap_or(0));
+    match n {
+        8.. => {
+            let mut b = [0u8; 8];
+            b.copy_from_slice(bytes.get(..8).unwrap_or(&[0; 8]));
+            u64::from_le_bytes(b)
+        }
+        // Bytes 0..4 and n-4..n overlap where n < 8; the shared bytes are equal, so OR is
+        // exact.
+        4..=7 => u32_at(0) | (u32_at(n.saturating_sub(4)) << ((n % 4) * 8)),
+        1..=3 => {
+            byte_at(0)
+                | (byte_at(n / 2) << ((n / 2) * 8))
+                | (byte_at(n.saturating_sub(1)) << ((n.saturating_sub(1)) * 8))
+        }
+        0 => 0,
+    }
+}
+
+/// The hash slot of a key: the generator's `label_slot` (xtask/src/gen.rs), keep in sync.
+#[inline(always)]
+fn slot_of(key: &Key) -> usize {
+    let h = (key[0] ^ LABEL_HASH_SEED).wrapping_mul(0x9E37_79B9_7F4A_7C15)
+        ^ key[1].wrapping_mul(0xC2B2_AE3D_27D4_EB4F)
+        ^ key[2].wrapping_mul(0x1656_67B1_9E37_79F9);
+    (h.wrapping_mul(0xFF51_AFD7_ED55_8CCD) >> 54) as usize
+}
+
 pub(crate) fn get_an_encoding(label: &[u8]) -> Option<Encoding> {
     // Step 1: remove any leading and trailing ASCII whitespace.
     let label = trim_ascii_whitespace(label);
     if label.is_empty() || label.len() > MAX_LABEL_LEN {
         return None;
     }
-    // Step 2: ASCII case-insensitive match. Lowercase and hash in one pass (the hash must
-    // match the generator's `label_hash`).
-    let mut lower = [0u8; MAX_LABEL_LEN];
-    let mut h = LABEL_HASH_SEED;
-    for (dst, &b) in lower.iter_mut().zip(label) {
-        let b = b.to_ascii_lowercase();
-        *dst = b;
-        h = (h ^ u32::from(b)).wrapping_mul(0x0100_0193);
-    }
-    h ^= h >> 15;
-    let lower = lower.get(..label.len())?;
-    let mut slot = (h as usize).checked_rem(LABEL_SLOTS.len())?;
+    // Step 2: ASCII case-insensitive match, on lowercased words.
+    let (first, rest) = label.split_at(label.len().min(8));
+    let (second, third) = rest.split_at(rest.len().min(8));
+    let key = [first, second, third].map(|part| ascii_lowercase_word(load_le(part)));
+    let mut slot = slot_of(&key);
     for _ in 0..LABEL_MAX_PROBES {
         let entry = *LABEL_SLOTS.get(slot)?;
         // 0 marks an empty slot; others are 1 + an index into LABELS.
-        let &(candidate, encoding) = LABELS.get(usize::from(entry).checked_sub(1)?)?;
-        if candidate.as_bytes() == lower {
+        let index = usize::from(entry).checked_sub(1)?;
+        let (&(candidate, encoding), candidate_key) = (LABELS.get(index)?, LABEL_KEYS.get(index)?);
+        if *candidate_key == key && candidate.len() == label.len() {
             return Some(encoding);
         }
-        slot = slot.wrapping_add(1).checked_rem(LABEL_SLOTS.len())?;
+        slot = slot.wrapping_add(1) % LABEL_SLOTS.len();
     }
     None
 }
@@ -106,6 +188,29 @@ mod tests {
     }
 
     #[test]
+    fn ascii_lowercase_word_matches_to_ascii_lowercase_for_every_byte() {
+        for b in 0..=255u8 {
+            for pos in 0..8 {
+                let mut bytes = [b'A', 0xFF, b'z', b'@', b'[', 0x80, b'Z', 0xC1];
+                bytes[pos] = b;
+                let want = bytes.map(|x| x.to_ascii_lowercase());
+                let got = ascii_lowercase_word(u64::from_le_bytes(bytes)).to_le_bytes();
+                assert_eq!(got, want, "{bytes:?}");
+            }
+        }
+    }
+
+    #[test]
+    fn load_le_reads_every_length() {
+        let bytes: [u8; 8] = [1, 2, 3, 4, 5, 6, 7, 8];
+        for n in 0..=8 {
+            let mut want = [0u8; 8];
+            want[..n].copy_from_slice(&bytes[..n]);
+            assert_eq!(load_le(&bytes[..n]), u64::from_le_bytes(want), "{n}");
+        }
+    }
+
+    #[test]
     fn non_labels_fail() {
         for bad in [
             "",
@@ -132,6 +237,10 @@ mod tests {
             "gb2312 1",
             "csiso2022jp\0",
             "big5\t\t-hkscs",
+            "utf-8\0",
+            "\0utf-8",
+            "koi8-r\0\0",
+            "UTF-8\u{80}",
         ] {
             // "iso-8859-11 " trims to a real label: skip it in this list's expectation.
             let expected = match bad {
