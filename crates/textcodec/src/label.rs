@@ -46,6 +46,8 @@ pub(crate) fn trim_ascii_whitespace(mut s: &[u8]) -> &[u8] {
 /// NUL bytes) is three word comparisons instead of a byte loop.
 type Key = [u64; 3];
 const _: () = assert!(MAX_LABEL_LEN <= 24);
+// Probing wraps with a mask.
+const _: () = assert!(LABEL_SLOTS.len().is_power_of_two());
 
 /// The key of a label that is already lowercase (the table's labels), at compile time.
 // Bounds: `i < bytes.len() <= MAX_LABEL_LEN <= 24`, so `i / 8 < 3`; the shift is below 64.
@@ -149,12 +151,13 @@ pub(crate) fn get_an_encoding(label: &[u8]) -> Option<Encoding> {
         if *candidate_key == key && candidate.len() == label.len() {
             return Some(encoding);
         }
-        slot = slot.wrapping_add(1) % LABEL_SLOTS.len();
+        slot = slot.wrapping_add(1) & (LABEL_SLOTS.len() - 1);
     }
     None
 }
 
 #[cfg(test)]
+#[allow(clippy::indexing_slicing)]
 mod tests {
     use super::*;
     use alloc::string::String;
