@@ -46,7 +46,8 @@ pub(crate) fn trim_ascii_whitespace(mut s: &[u8]) -> &[u8] {
 /// NUL bytes) is three word comparisons instead of a byte loop.
 type Key = [u64; 3];
 const _: () = assert!(MAX_LABEL_LEN <= 24);
-// Probing wraps with a mask.
+/// Probing wraps with this mask.
+const SLOT_MASK: usize = LABEL_SLOTS.len().wrapping_sub(1);
 const _: () = assert!(LABEL_SLOTS.len().is_power_of_two());
 
 /// The key of a label that is already lowercase (the table's labels), at compile time.
@@ -151,7 +152,7 @@ pub(crate) fn get_an_encoding(label: &[u8]) -> Option<Encoding> {
         if *candidate_key == key && candidate.len() == label.len() {
             return Some(encoding);
         }
-        slot = slot.wrapping_add(1) & (LABEL_SLOTS.len() - 1);
+        slot = slot.wrapping_add(1) & SLOT_MASK;
     }
     None
 }
