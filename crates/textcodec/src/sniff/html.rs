@@ -6,6 +6,13 @@
 //!
 //! The *encoding sniffing algorithm* itself (BOM, user override, transport layer, prescan,
 //! parent, default) is [`crate::sniff::sniff`] with [`crate::sniff::ResourceKind::Html`].
+#![deny(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::panic,
+    clippy::indexing_slicing,
+    clippy::arithmetic_side_effects
+)]
 
 use crate::label::is_ascii_whitespace;
 use crate::{BomHandling, DecodeErrorMode, Decoder, DecoderOptions, Encoding};
@@ -53,7 +60,7 @@ struct Stream<'a> {
     bytes: &'a [u8],
 }
 
-impl Stream<'_> {
+impl<'a> Stream<'a> {
     #[inline]
     fn at(&self, position: usize) -> Result<u8, Abort> {
         self.bytes.get(position).copied().ok_or(Abort)
@@ -64,19 +71,37 @@ impl Stream<'_> {
             .get(position..)
             .is_some_and(|rest| rest.starts_with(pattern))
     }
+
+    /// Whether the bytes up to and including the one at `position` end with `pattern`;
+    /// aborts, as [`Stream::at`] does, if there is no byte at `position`.
+    fn ends_with_at(&self, position: usize, pattern: &[u8]) -> Result<bool, Abort> {
+        let through = self.bytes.get(..=position).ok_or(Abort)?;
+        Ok(through.ends_with(pattern))
+    }
+
+    /// The bytes from `start` up to (not including) `end`. Callers pass only ranges of
+    /// bytes they have already read (`start <= end <= position` of a byte read), so this
+    /// is always `Ok`; a range outside the stream would count as reading past its end.
+    fn range(&self, start: usize, end: usize) -> Result<&'a [u8], Abort> {
+        self.bytes.get(start..end).ok_or(Abort)
+    }
 }
 
-/// An attribute from *get an attribute*: name and value as byte ranges of the stream, to be
+/// Moves `position` on by `n` bytes. Positions stay within the 1024-byte window plus a
+/// few bytes (every advance follows a successful read), so this never saturates; if it
+/// did, `usize::MAX` is past the end and the next read aborts.
+#[inline]
+fn advance(position: &mut usize, n: usize) {
+    *position = position.saturating_add(n);
+}
+
+/// An attribute from *get an attribute*: name and value as bytes of the stream, to be
 /// read with ASCII uppercase letters lowered (the algorithm lowercases as it appends, and
 /// both are contiguous in the input).
 #[derive(Clone, Copy)]
-struct Attribute {
-    name: (usize, usize),
-    value: (usize, usize),
-}
-
-fn eq_lowered(stream: &Stream<'_>, range: (usize, usize), expected: &[u8]) -> bool {
-    stream.bytes[range.0..range.1].eq_ignore_ascii_case(expected)
+struct Attribute<'a> {
+    name: &'a [u8],
+    value: &'a [u8],
 }
 
 fn is_space(b: u8) -> bool {
@@ -84,13 +109,16 @@ fn is_space(b: u8) -> bool {
 }
 
 /// HTML Standard, *get an attribute* (steps 1–12). `Ok(None)` is "there isn't one".
-fn get_an_attribute(stream: &Stream<'_>, position: &mut usize) -> Result<Option<Attribute>, Abort> {
+fn get_an_attribute<'a>(
+    stream: &Stream<'a>,
+    position: &mut usize,
+) -> Result<Option<Attribute<'a>>, Abort> {
     // 1. Skip 0x09, 0x0A, 0x0C, 0x0D, 0x20 and 0x2F (/).
     while matches!(
         stream.at(*position)?,
         0x09 | 0x0A | 0x0C | 0x0D | 0x20 | 0x2F
     ) {
-        *position += 1;
+        advance(position, 1);
     }
     // 2. If the byte at position is 0x3E (>), there isn't one.
     if stream.at(*position)? == b'>' {
@@ -98,33 +126,34 @@ fn get_an_attribute(stream: &Stream<'_>, position: &mut usize) -> Result<Option<
     }
     // 3. The byte at position starts the attribute name; name and value are empty.
     let name_start = *position;
-    let empty_value = (0, 0);
+    let empty_value: &[u8] = &[];
     // 4–5. Attribute name.
     loop {
         let b = stream.at(*position)?;
         match b {
             // "=" with a non-empty name: advance and go to "value".
             b'=' if *position > name_start => {
-                *position += 1;
-                return attribute_value(stream, position, (name_start, *position - 1));
+                let name = stream.range(name_start, *position)?;
+                advance(position, 1);
+                return attribute_value(stream, position, name);
             }
             // Space: go to "spaces".
             _ if is_space(b) => break,
             // "/" or ">": the attribute has an empty value.
             b'/' | b'>' => {
                 return Ok(Some(Attribute {
-                    name: (name_start, *position),
+                    name: stream.range(name_start, *position)?,
                     value: empty_value,
                 }))
             }
             // A–Z are lowered when read; anything else is appended as is.
-            _ => *position += 1,
+            _ => advance(position, 1),
         }
     }
-    let name = (name_start, *position);
+    let name = stream.range(name_start, *position)?;
     // 6. Spaces: skip ASCII whitespace.
     while is_space(stream.at(*position)?) {
-        *position += 1;
+        advance(position, 1);
     }
     // 7. Not "=": the attribute has an empty value (position stays on that byte).
     if stream.at(*position)? != b'=' {
@@ -134,55 +163,53 @@ fn get_an_attribute(stream: &Stream<'_>, position: &mut usize) -> Result<Option<
         }));
     }
     // 8. Advance position past the "=".
-    *position += 1;
+    advance(position, 1);
     attribute_value(stream, position, name)
 }
 
 /// *Get an attribute*, steps 9–12 ("value").
-fn attribute_value(
-    stream: &Stream<'_>,
+fn attribute_value<'a>(
+    stream: &Stream<'a>,
     position: &mut usize,
-    name: (usize, usize),
-) -> Result<Option<Attribute>, Abort> {
+    name: &'a [u8],
+) -> Result<Option<Attribute<'a>>, Abort> {
     // 9. Skip ASCII whitespace.
     while is_space(stream.at(*position)?) {
-        *position += 1;
+        advance(position, 1);
     }
     // 10.
     let b = stream.at(*position)?;
     match b {
         b'"' | b'\'' => {
             // Quote loop: up to the matching quote; the value is what lies between.
-            let start = *position + 1;
+            advance(position, 1);
+            let start = *position;
             loop {
-                *position += 1;
                 if stream.at(*position)? == b {
-                    let value = (start, *position);
-                    *position += 1;
+                    let value = stream.range(start, *position)?;
+                    advance(position, 1);
                     return Ok(Some(Attribute { name, value }));
                 }
+                advance(position, 1);
             }
         }
         // ">": empty value, position stays on ">".
-        b'>' => {
-            return Ok(Some(Attribute {
-                name,
-                value: (0, 0),
-            }))
-        }
-        _ => *position += 1,
+        b'>' => return Ok(Some(Attribute { name, value: &[] })),
+        _ => {}
     }
-    let start = *position - 1;
+    // The byte at position starts the unquoted value.
+    let start = *position;
+    advance(position, 1);
     // 11–12. Unquoted value up to a space or ">" (position stays on it).
     loop {
         let b = stream.at(*position)?;
         if is_space(b) || b == b'>' {
             return Ok(Some(Attribute {
                 name,
-                value: (start, *position),
+                value: stream.range(start, *position)?,
             }));
         }
-        *position += 1;
+        advance(position, 1);
     }
 }
 
@@ -226,7 +253,7 @@ pub fn html_prescan(bytes: &[u8]) -> Option<Encoding> {
 /// assert_eq!((p.encoding, p.offset, p.source), (Encoding::EucKr, 12, PrescanSource::MetaCharset));
 /// ```
 pub fn html_prescan_detailed(bytes: &[u8]) -> Option<Prescan> {
-    let window = &bytes[..bytes.len().min(PRESCAN_LIMIT)];
+    let window = bytes.get(..PRESCAN_LIMIT).unwrap_or(bytes);
     let stream = Stream { bytes: window };
     match prescan_steps(&stream) {
         Ok(result) => Some(result),
@@ -264,16 +291,19 @@ fn prescan_steps(stream: &Stream<'_>) -> Result<Prescan, Abort> {
     loop {
         let here = position;
         let b = stream.at(position)?;
-        let next = |i: usize| stream.bytes.get(position + i).copied();
+        // The byte `i` after position, if there is one.
+        let next = |i: usize| {
+            position
+                .checked_add(i)
+                .and_then(|p| stream.bytes.get(p))
+                .copied()
+        };
         if stream.starts_with_at(position, b"<!--") {
             // Comment: to the first ">" preceded by "--", after the "<" (the "--" may be
             // those of "<!--", so the earliest end is "<!-->").
-            position += 4;
-            while !(stream.at(position)? == b'>'
-                && stream.bytes[position - 1] == b'-'
-                && stream.bytes[position - 2] == b'-')
-            {
-                position += 1;
+            advance(&mut position, 4);
+            while !stream.ends_with_at(position, b"-->")? {
+                advance(&mut position, 1);
             }
         } else if b == b'<'
             && next(1).is_some_and(|c| c.eq_ignore_ascii_case(&b'm'))
@@ -299,19 +329,19 @@ fn prescan_steps(stream: &Stream<'_>) -> Result<Prescan, Abort> {
                 stream.at(position)?,
                 0x09 | 0x0A | 0x0C | 0x0D | 0x20 | 0x3E
             ) {
-                position += 1;
+                advance(&mut position, 1);
             }
             while get_an_attribute(stream, &mut position)?.is_some() {}
         } else if b == b'<' && matches!(next(1), Some(b'!' | b'/' | b'?')) {
             // "<!", "</", "<?": to the first ">" after the "<".
-            position += 1;
+            advance(&mut position, 1);
             while stream.at(position)? != b'>' {
-                position += 1;
+                advance(&mut position, 1);
             }
         }
         // Any other byte: do nothing with it.
         // 4. Next byte.
-        position += 1;
+        advance(&mut position, 1);
     }
 }
 
@@ -322,7 +352,7 @@ fn prescan_meta(
     position: &mut usize,
 ) -> Result<Option<(Encoding, PrescanSource)>, Abort> {
     // 1. Advance to the space or "/" after "<meta".
-    *position += 5;
+    advance(position, 5);
     // 2. attribute list (only the three names that matter need remembering: a repeated
     // name of any other attribute changes nothing).
     let (mut seen_http_equiv, mut seen_content, mut seen_charset) = (false, false, false);
@@ -334,11 +364,11 @@ fn prescan_meta(
     while let Some(attribute) = get_an_attribute(stream, position)? {
         let name = attribute.name;
         // 7–8. Duplicate names are ignored.
-        let seen = if eq_lowered(stream, name, b"http-equiv") {
+        let seen = if name.eq_ignore_ascii_case(b"http-equiv") {
             &mut seen_http_equiv
-        } else if eq_lowered(stream, name, b"content") {
+        } else if name.eq_ignore_ascii_case(b"content") {
             &mut seen_content
-        } else if eq_lowered(stream, name, b"charset") {
+        } else if name.eq_ignore_ascii_case(b"charset") {
             &mut seen_charset
         } else {
             continue;
@@ -346,13 +376,13 @@ fn prescan_meta(
         if core::mem::replace(seen, true) {
             continue;
         }
-        let value = &stream.bytes[attribute.value.0..attribute.value.1];
+        let value = attribute.value;
         // 9.
-        if eq_lowered(stream, name, b"http-equiv") {
+        if name.eq_ignore_ascii_case(b"http-equiv") {
             if value.eq_ignore_ascii_case(b"content-type") {
                 got_pragma = true;
             }
-        } else if eq_lowered(stream, name, b"content") {
+        } else if name.eq_ignore_ascii_case(b"content") {
             if let Some(encoding) = extract_encoding_from_meta(value) {
                 if charset == Charset::Null {
                     charset = Charset::Encoding(encoding);
@@ -411,41 +441,34 @@ fn prescan_meta(
 /// assert_eq!(get_an_xml_encoding(b" <?xml version='1.0' encoding='gbk'?>"), None);
 /// ```
 pub fn get_an_xml_encoding(bytes: &[u8]) -> Option<Encoding> {
-    let bytes = &bytes[..bytes.len().min(PRESCAN_LIMIT)];
+    let bytes = bytes.get(..PRESCAN_LIMIT).unwrap_or(bytes);
     // 1–2. The stream must start with "<?xml".
     if !bytes.starts_with(b"<?xml") {
         return None;
     }
     // 3. xmlDeclarationEnd: the first ">".
     let end = bytes.iter().position(|&b| b == b'>')?;
-    let declaration = &bytes[..end];
-    // 4. The first "encoding" (at or after the start).
-    let mut position = declaration.windows(8).position(|w| w == b"encoding")?;
-    // 5. Skip it.
-    position += 8;
+    // (Always `Some`: `end` is an index of `bytes`.)
+    let (declaration, _) = bytes.split_at_checked(end)?;
+    // 4. The first "encoding" (at or after the start). `rest` is what follows position.
+    let found = declaration.windows(8).position(|w| w == b"encoding")?;
+    // 5. Skip it (it is there: `strip_prefix` always succeeds).
+    let rest = declaration.get(found..)?.strip_prefix(b"encoding")?;
     // 6. Skip bytes <= 0x20.
-    while *declaration.get(position)? <= 0x20 {
-        position += 1;
-    }
-    // 7–8. "=".
-    if *declaration.get(position)? != b'=' {
-        return None;
-    }
-    position += 1;
+    let rest = skip_while(rest, |b| b <= 0x20);
+    // 7–8. "=" (nothing left: failure too).
+    let rest = rest.strip_prefix(b"=")?;
     // 9. Skip bytes <= 0x20.
-    while *declaration.get(position)? <= 0x20 {
-        position += 1;
-    }
+    let rest = skip_while(rest, |b| b <= 0x20);
     // 10–12. The quote mark.
-    let quote = *declaration.get(position)?;
+    let (&quote, rest) = rest.split_first()?;
     if quote != b'"' && quote != b'\'' {
         return None;
     }
-    position += 1;
     // 13. The closing quote.
-    let length = declaration[position..].iter().position(|&b| b == quote)?;
+    let length = rest.iter().position(|&b| b == quote)?;
     // 14. potentialEncoding.
-    let potential = &declaration[position..position + length];
+    let (potential, _) = rest.split_at_checked(length)?;
     // 15. Bytes <= 0x20 inside: failure.
     if potential.iter().any(|&b| b <= 0x20) {
         return None;
@@ -473,49 +496,55 @@ pub fn get_an_xml_encoding(bytes: &[u8]) -> Option<Encoding> {
 /// assert_eq!(extract_encoding_from_meta(b"charsetcharset=utf-8"), Some(Encoding::Utf8));
 /// ```
 pub fn extract_encoding_from_meta(s: &[u8]) -> Option<Encoding> {
-    // 1. position at the start.
-    let mut position = 0usize;
+    // 1. position at the start (`rest` is what follows position).
+    let mut rest = s;
     loop {
         // 2. Loop: the first "charset" (ASCII case-insensitive) after position.
-        let found = s
-            .get(position..)?
+        let found = rest
             .windows(7)
             .position(|w| w.eq_ignore_ascii_case(b"charset"))?;
-        position += found + 7;
+        // Position just after it (`found + 7 <= rest.len()`: always `Some`).
+        rest = rest.get(found..)?.get(7..)?;
         // 3. Skip ASCII whitespace.
-        while s.get(position).is_some_and(|&b| is_ascii_whitespace(b)) {
-            position += 1;
-        }
+        rest = skip_while(rest, is_ascii_whitespace);
         // 4. Not "=": position just before that character, back to "loop".
-        if s.get(position) != Some(&b'=') {
-            continue;
+        if let Some(after) = rest.strip_prefix(b"=") {
+            rest = after;
+            break;
         }
-        position += 1;
-        break;
     }
     // 5. Skip ASCII whitespace.
-    while s.get(position).is_some_and(|&b| is_ascii_whitespace(b)) {
-        position += 1;
-    }
+    let rest = skip_while(rest, is_ascii_whitespace);
     // 6.
-    let c = *s.get(position)?; // no next character: nothing
+    let (&c, after) = rest.split_first()?; // no next character: nothing
     match c {
         b'"' | b'\'' => {
             // Matched quote: the substring between; unmatched: nothing.
-            let rest = &s[position + 1..];
-            let end = rest.iter().position(|&b| b == c)?;
-            Encoding::for_label(&rest[..end])
+            let end = after.iter().position(|&b| b == c)?;
+            let (value, _) = after.split_at_checked(end)?;
+            Encoding::for_label(value)
         }
         _ => {
-            // Up to the first ASCII whitespace or ";", or the end.
-            let rest = &s[position..];
-            let end = rest
-                .iter()
-                .position(|&b| is_ascii_whitespace(b) || b == b';')
-                .unwrap_or(rest.len());
-            Encoding::for_label(&rest[..end])
+            // Up to the first ASCII whitespace or ";", or the end (`split` always yields
+            // a first part).
+            let value = rest
+                .split(|&b| is_ascii_whitespace(b) || b == b';')
+                .next()?;
+            Encoding::for_label(value)
         }
     }
+}
+
+/// `bytes` without the leading bytes that satisfy `skip`.
+fn skip_while(bytes: &[u8], skip: impl Fn(u8) -> bool) -> &[u8] {
+    let mut rest = bytes;
+    while let [first, tail @ ..] = rest {
+        if !skip(*first) {
+            break;
+        }
+        rest = tail;
+    }
+    rest
 }
 
 /// What a streaming HTML parser should do when a `<meta>` names an encoding
@@ -617,7 +646,13 @@ fn decode_identically(a: Encoding, b: Encoding, bytes: &[u8]) -> bool {
         let _ = da.decode_to_string(chunk, &mut ta, false);
         let _ = db.decode_to_string(chunk, &mut tb, false);
         let common = ta.len().min(tb.len());
-        if ta.as_bytes()[..common] != tb.as_bytes()[..common] {
+        // The shorter output must be a prefix of the longer.
+        let (shorter, longer) = if ta.len() == common {
+            (&ta, &tb)
+        } else {
+            (&tb, &ta)
+        };
+        if !longer.as_bytes().starts_with(shorter.as_bytes()) {
             return false;
         }
         // Keep only the unmatched tail (always on a char boundary: the common prefix is

@@ -9,6 +9,13 @@
 //!
 //! Bytes are *isomorphic decoded*: byte `b` becomes the code point `U+00bb`, so nothing
 //! here can fail on arbitrary input.
+#![deny(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::panic,
+    clippy::indexing_slicing,
+    clippy::arithmetic_side_effects
+)]
 
 use alloc::string::String;
 use alloc::vec::Vec;
@@ -59,12 +66,21 @@ fn isomorphic_decode(bytes: &[u8]) -> Vec<char> {
     bytes.iter().map(|&b| char::from(b)).collect()
 }
 
+/// Moves `position` on by `n` code points. Positions never pass `input.len()` (every
+/// advance is over code points that are there), so this never saturates.
+#[inline]
+fn advance(position: &mut usize, n: usize) {
+    *position = position.saturating_add(n);
+}
+
+/// Infra, *collect a sequence of code points* that satisfy `pred`, from `position` on.
 fn collect<'s>(input: &'s [char], position: &mut usize, pred: impl Fn(char) -> bool) -> &'s [char] {
-    let start = *position;
-    while *position < input.len() && pred(input[*position]) {
-        *position += 1;
-    }
-    &input[start..*position]
+    // Past the end there is nothing to collect.
+    let rest = input.get(*position..).unwrap_or_default();
+    // The part before the first code point that fails `pred` (`split` always yields one).
+    let collected = rest.split(|&c| !pred(c)).next().unwrap_or_default();
+    advance(position, collected.len());
+    collected
 }
 
 fn trim_end(mut s: &[char], pred: impl Fn(char) -> bool) -> &[char] {
@@ -95,27 +111,26 @@ fn collect_http_quoted_string(input: &[char], position: &mut usize, extract_valu
     // 2. Let value be the empty string.
     let mut value = String::new();
     // 3. Assert: the code point at position is U+0022 ("). 4. Advance position by 1.
-    *position += 1;
+    advance(position, 1);
     // 5. While true:
     loop {
         // 5.1 Append code points that are not " or \.
         value.extend(collect(input, position, |c| c != '"' && c != '\\'));
         // 5.2 If position is past the end of input, then break.
-        if *position >= input.len() {
+        let Some(&quote_or_backslash) = input.get(*position) else {
             break;
-        }
+        };
         // 5.3–5.4
-        let quote_or_backslash = input[*position];
-        *position += 1;
+        advance(position, 1);
         if quote_or_backslash == '\\' {
             // 5.5.1 If position is past the end of input, append U+005C (\) and break.
-            if *position >= input.len() {
+            let Some(&escaped) = input.get(*position) else {
                 value.push('\\');
                 break;
-            }
+            };
             // 5.5.2–5.5.3
-            value.push(input[*position]);
-            *position += 1;
+            value.push(escaped);
+            advance(position, 1);
         } else {
             // 5.6 It is U+0022 ("): break.
             break;
@@ -126,8 +141,11 @@ fn collect_http_quoted_string(input: &[char], position: &mut usize, extract_valu
         value
     } else {
         // 7. The code points from positionStart to position (the closing quote included,
-        // which position has already passed).
-        input[position_start..(*position).min(input.len())]
+        // which position has already passed). positionStart is the opening quote's
+        // position, so the range is always within `input`.
+        input
+            .get(position_start..(*position).min(input.len()))
+            .unwrap_or_default()
             .iter()
             .collect()
     }
@@ -181,7 +199,7 @@ impl MimeType {
             return None;
         }
         // 6. Advance position by 1 (past "/").
-        position += 1;
+        advance(&mut position, 1);
         // 7. Collect code points that are not U+003B (;).
         let subtype = collect(input, &mut position, |c| c != ';');
         // 8. Remove any trailing HTTP whitespace from subtype.
@@ -199,7 +217,7 @@ impl MimeType {
         // 11. While position is not past the end of input:
         while position < input.len() {
             // 11.1 Advance position by 1 (past ";").
-            position += 1;
+            advance(&mut position, 1);
             // 11.2 Collect HTTP whitespace.
             collect(input, &mut position, is_http_whitespace);
             // 11.3–11.4 parameterName: not ";" or "=", ASCII lowercased.
@@ -207,21 +225,20 @@ impl MimeType {
                 .iter()
                 .map(char::to_ascii_lowercase)
                 .collect();
-            // 11.5
-            if position < input.len() {
+            // 11.5 If position is not past the end of input:
+            match input.get(position) {
                 // 11.5.1 If the code point at position is ";", continue.
-                if input[position] == ';' {
-                    continue;
-                }
+                Some(';') => continue,
                 // 11.5.2 Advance position by 1 (past "=").
-                position += 1;
+                Some(_) => advance(&mut position, 1),
+                None => {}
             }
             // 11.6 If position is past the end of input, then break.
-            if position >= input.len() {
+            let Some(&first) = input.get(position) else {
                 break;
-            }
+            };
             // 11.7–11.9
-            let value: String = if input[position] == '"' {
+            let value: String = if first == '"' {
                 // 11.8.1 Collect an HTTP quoted string with extract-value true.
                 let value = collect_http_quoted_string(input, &mut position, true);
                 // 11.8.2 Collect code points that are not ";".
@@ -313,11 +330,7 @@ impl MimeType {
 
     /// The *essence*: `type/subtype`.
     pub fn essence(&self) -> String {
-        let mut s = String::with_capacity(self.type_.len() + 1 + self.subtype.len());
-        s.push_str(&self.type_);
-        s.push('/');
-        s.push_str(&self.subtype);
-        s
+        [self.type_.as_str(), "/", self.subtype.as_str()].concat()
     }
 
     /// The parameters in order, names lowercase.
@@ -351,7 +364,7 @@ fn get_decode_split(input: &[char]) -> Vec<Vec<char>> {
         // 5.1 Collect code points that are not " or ,.
         temporary.extend_from_slice(collect(input, &mut position, |c| c != '"' && c != ','));
         // 5.2 A quoted string is appended verbatim (extract-value false).
-        if position < input.len() && input[position] == '"' {
+        if input.get(position) == Some(&'"') {
             temporary.extend(collect_http_quoted_string(input, &mut position, false).chars());
             if position < input.len() {
                 continue;
@@ -369,7 +382,7 @@ fn get_decode_split(input: &[char]) -> Vec<Vec<char>> {
             return values;
         }
         // 5.7–5.8 Skip the ",".
-        position += 1;
+        advance(&mut position, 1);
     }
 }
 
