@@ -4,6 +4,13 @@
 //! (word-at-a-time) and finishes the tails of the vector kernels. SSE2 is the x86-64
 //! baseline; the AVX2 code runs only when [`super::dispatch`] detected AVX2 (the AVX-512
 //! kernel family uses it too: at these widths, memory bandwidth is the limit).
+#![deny(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::panic,
+    clippy::indexing_slicing,
+    clippy::arithmetic_side_effects
+)]
 
 use super::dispatch::{kernel, Kernel};
 
@@ -83,6 +90,9 @@ pub(crate) mod scalar {
     const WORD: usize = core::mem::size_of::<usize>();
     const HIGH_BITS: usize = usize::from_ne_bytes([0x80; WORD]);
 
+    // Hot loop. Bounds: `i` counts whole words already read and then single bytes while
+    // `i < src.len()`, so it never exceeds `src.len()` and `src[i]` is in bounds.
+    #[allow(clippy::indexing_slicing, clippy::arithmetic_side_effects)]
     pub(crate) fn ascii_prefix_len(src: &[u8]) -> usize {
         let mut i = 0;
         let mut chunks = src.chunks_exact(WORD);
@@ -100,6 +110,9 @@ pub(crate) mod scalar {
         i
     }
 
+    // Bounds: `n` is the shorter of the two lengths and `len <= n` (a prefix length of
+    // `src[..n]`), so all three slices are in bounds.
+    #[allow(clippy::indexing_slicing)]
     pub(crate) fn copy_ascii(src: &[u8], dst: &mut [u8]) -> usize {
         let n = src.len().min(dst.len());
         let len = ascii_prefix_len(&src[..n]);
@@ -107,6 +120,9 @@ pub(crate) mod scalar {
         len
     }
 
+    // Hot loop. Bounds: `i < n`, the shorter of the two lengths, wherever it indexes, and
+    // it only counts up to `n`.
+    #[allow(clippy::indexing_slicing, clippy::arithmetic_side_effects)]
     pub(crate) fn widen_ascii(src: &[u8], dst: &mut [u16]) -> usize {
         let n = src.len().min(dst.len());
         let mut i = 0;
@@ -121,6 +137,9 @@ pub(crate) mod scalar {
         i
     }
 
+    // Hot loop. Bounds: `i < n`, the shorter of the two lengths, wherever it indexes, and
+    // it only counts up to `n`.
+    #[allow(clippy::indexing_slicing, clippy::arithmetic_side_effects)]
     pub(crate) fn narrow_basic_latin(src: &[u16], dst: &mut [u8]) -> usize {
         let n = src.len().min(dst.len());
         let mut i = 0;
@@ -142,6 +161,9 @@ mod sse2 {
 
     const LANES: usize = 16;
 
+    // Hot loop. Bounds: `i` only advances by a vector while `i + 16 <= src.len()`, so
+    // `i <= src.len()` (and `i + 16` cannot overflow); a mask's trailing zeros are below 16.
+    #[allow(clippy::indexing_slicing, clippy::arithmetic_side_effects)]
     pub(crate) fn ascii_prefix_len(src: &[u8]) -> usize {
         let mut i = 0;
         while i + LANES <= src.len() {
@@ -159,6 +181,10 @@ mod sse2 {
         i + super::scalar::ascii_prefix_len(&src[i..])
     }
 
+    // Hot loop. Bounds: `n` is the shorter length and `i` only advances by a vector while
+    // `i + 16 <= n`, so `i <= n`; a mask's trailing zeros `len` are below 16, so
+    // `i + len <= n` as well.
+    #[allow(clippy::indexing_slicing, clippy::arithmetic_side_effects)]
     pub(crate) fn copy_ascii(src: &[u8], dst: &mut [u8]) -> usize {
         let n = src.len().min(dst.len());
         let mut i = 0;
@@ -183,6 +209,10 @@ mod sse2 {
         i + super::scalar::copy_ascii(&src[i..n], &mut dst[i..n])
     }
 
+    // Hot loop. Bounds: `n` is the shorter length and `i` only advances by a vector while
+    // `i + 16 <= n`, so `i <= n`; a mask's trailing zeros `len` are below 16, so every `j`
+    // in `i..i + len` is below `n`.
+    #[allow(clippy::indexing_slicing, clippy::arithmetic_side_effects)]
     pub(crate) fn widen_ascii(src: &[u8], dst: &mut [u16]) -> usize {
         let n = src.len().min(dst.len());
         let mut i = 0;
@@ -225,6 +255,10 @@ mod avx2 {
     /// # Safety
     /// The CPU must support AVX2.
     #[target_feature(enable = "avx2")]
+    // Hot loop. Bounds: `i` only advances by 64 or 32 bytes while `i + 64` or `i + 32` is
+    // at most `src.len()`, so `i <= src.len()` and the sums cannot overflow; a mask's
+    // trailing zeros are below 32.
+    #[allow(clippy::indexing_slicing, clippy::arithmetic_side_effects)]
     pub(crate) unsafe fn ascii_prefix_len(src: &[u8]) -> usize {
         let p = src.as_ptr();
         let mut i = 0;
@@ -256,6 +290,10 @@ mod avx2 {
     /// # Safety
     /// The CPU must support AVX2.
     #[target_feature(enable = "avx2")]
+    // Hot loop. Bounds: `n` is the shorter length and `i` only advances by 64 or 32 bytes
+    // while `i + 64` or `i + 32` is at most `n`, so `i <= n`; a mask's trailing zeros `len`
+    // are below 32, so `i + len <= n` as well.
+    #[allow(clippy::indexing_slicing, clippy::arithmetic_side_effects)]
     pub(crate) unsafe fn copy_ascii(src: &[u8], dst: &mut [u8]) -> usize {
         let n = src.len().min(dst.len());
         let (s, d) = (src.as_ptr(), dst.as_mut_ptr());
@@ -301,6 +339,10 @@ mod avx2 {
     /// # Safety
     /// The CPU must support AVX2.
     #[target_feature(enable = "avx2")]
+    // Hot loop. Bounds: `n` is the shorter length and `i` only advances by 32 while
+    // `i + 32 <= n`, so `i <= n`; a mask's trailing zeros `len` are below 32, so every `j`
+    // in `i..i + len` is below `n`.
+    #[allow(clippy::indexing_slicing, clippy::arithmetic_side_effects)]
     pub(crate) unsafe fn widen_ascii(src: &[u8], dst: &mut [u16]) -> usize {
         let n = src.len().min(dst.len());
         let (s, d) = (src.as_ptr(), dst.as_mut_ptr());
@@ -334,6 +376,9 @@ mod avx2 {
     /// # Safety
     /// The CPU must support AVX2.
     #[target_feature(enable = "avx2")]
+    // Hot loop. Bounds: `n` is the shorter length and `i` only advances by 32 while
+    // `i + 32 <= n`, so `i <= n` and the tail slices are in bounds.
+    #[allow(clippy::indexing_slicing, clippy::arithmetic_side_effects)]
     pub(crate) unsafe fn narrow_basic_latin(src: &[u16], dst: &mut [u8]) -> usize {
         let n = src.len().min(dst.len());
         let (s, d) = (src.as_ptr(), dst.as_mut_ptr());
@@ -371,6 +416,9 @@ mod avx512 {
     /// # Safety
     /// The CPU must support AVX2 and AVX-512 F/BW.
     #[target_feature(enable = "avx2,avx512f,avx512bw")]
+    // Hot loop. Bounds: `n` is the shorter length and `i` only advances by 64 while
+    // `i + 64 <= n`, so `i <= n` and the tail slices are in bounds.
+    #[allow(clippy::indexing_slicing, clippy::arithmetic_side_effects)]
     pub(crate) unsafe fn widen_ascii(src: &[u8], dst: &mut [u16]) -> usize {
         let n = src.len().min(dst.len());
         let (s, d) = (src.as_ptr(), dst.as_mut_ptr());
@@ -400,6 +448,9 @@ mod avx512 {
 }
 
 #[cfg(test)]
+// Bounds: test code over small buffers it builds itself; an out-of-range index or an
+// overflow would panic and fail the test, which is what a test should do.
+#[allow(clippy::indexing_slicing, clippy::arithmetic_side_effects)]
 mod tests {
     use super::super::dispatch::available_kernels;
     use super::*;

@@ -9,6 +9,13 @@
 //! A [`Kernel`] value is proof that the CPU supports it: the variants that need CPU
 //! features carry a [`Detected`] token that only this module can create, after detection.
 //! That is what makes the safe `*_with(kernel, …)` functions of the other modules sound.
+#![deny(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::panic,
+    clippy::indexing_slicing,
+    clippy::arithmetic_side_effects
+)]
 
 /// Proof that the CPU features of a kernel were detected (private constructor).
 #[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Debug)]
@@ -42,9 +49,15 @@ const LEVELS: &[&str] = &[
     "avx512",
 ];
 
+/// The highest level (evaluated at compile time: `LEVELS` always holds "scalar").
+const HIGHEST: usize = LEVELS.len() - 1;
+
 impl Kernel {
     /// The kernel's name, as `TEXTCODEC_KERNEL` spells it.
     #[cfg_attr(not(test), allow(dead_code))]
+    // Bounds: `level` numbers the variants compiled in for this target from 0, and `LEVELS`
+    // has one name per such variant, under the same `cfg`s and in the same order.
+    #[allow(clippy::indexing_slicing)]
     pub(crate) fn name(self) -> &'static str {
         LEVELS[self.level()]
     }
@@ -137,9 +150,10 @@ pub(crate) fn kernel() -> Kernel {
             let ceiling = std::env::var("TEXTCODEC_KERNEL")
                 .ok()
                 .and_then(|name| LEVELS.iter().position(|l| *l == name))
-                .unwrap_or(LEVELS.len() - 1);
+                .unwrap_or(HIGHEST);
             let k = best_at_most(ceiling);
-            CHOICE.store(k.level() as u8 + 1, Ordering::Relaxed);
+            // `level()` is at most 3: this never saturates.
+            CHOICE.store((k.level() as u8).saturating_add(1), Ordering::Relaxed);
             k
         }
         match CHOICE.load(Ordering::Relaxed) {
@@ -157,7 +171,7 @@ pub(crate) fn kernel() -> Kernel {
     }
     #[cfg(not(feature = "std"))]
     {
-        best_at_most(LEVELS.len() - 1)
+        best_at_most(HIGHEST)
     }
 }
 
@@ -176,6 +190,6 @@ mod tests {
             }
         }
         let names: alloc::vec::Vec<_> = available_kernels().map(Kernel::name).collect();
-        assert_eq!(names[0], "scalar");
+        assert_eq!(names.first(), Some(&"scalar"));
     }
 }

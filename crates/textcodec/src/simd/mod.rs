@@ -15,6 +15,13 @@
 //! deliberately naive oracles. One dispatch point ([`dispatch::kernel`]) picks the kernel
 //! family on first use; `TEXTCODEC_KERNEL=scalar|sse2|avx2|avx512` forces one (std builds).
 #![allow(unsafe_code)]
+#![deny(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::panic,
+    clippy::indexing_slicing,
+    clippy::arithmetic_side_effects
+)]
 
 pub(crate) mod ascii;
 pub(crate) mod dispatch;
@@ -23,6 +30,8 @@ pub(crate) mod utf16;
 pub(crate) mod utf8;
 
 /// The longest valid UTF-8 prefix of `src`, as a `&str`.
+// Bounds: `valid_prefix_len` returns the length of a prefix of `src`, so `n <= src.len()`.
+#[allow(clippy::indexing_slicing)]
 pub(crate) fn valid_utf8_prefix(src: &[u8]) -> &str {
     let n = utf8::valid_prefix_len(src);
     // SAFETY: `valid_prefix_len` returns the length of a prefix that is valid UTF-8

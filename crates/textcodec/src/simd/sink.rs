@@ -4,6 +4,13 @@
 //! `buf[..pos]` is valid UTF-8 beyond what it found there: every write is a whole scalar
 //! value or a run of ASCII. Because it can only be built here and exposes no raw access, the
 //! `String`/`&mut str` adapters below may rely on that invariant without re-validating.
+#![deny(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::panic,
+    clippy::indexing_slicing,
+    clippy::arithmetic_side_effects
+)]
 
 use alloc::string::String;
 
@@ -43,7 +50,11 @@ const CHUNK: usize = 16 * 1024;
 /// Calls `take(valid)` on consecutive chunks of the longest valid UTF-8 prefix of `src`;
 /// `take` returns how much it consumed (all of `valid`, unless out of room). Returns the
 /// bytes consumed in total.
+// Bounds: `read <= src.len()` (it sums what `take` consumed of the chunks `src[read..end]`,
+// each at most the chunk), so `read + CHUNK` cannot overflow, `end` lies in
+// `read..=src.len()`, and `end - read` cannot underflow.
 #[inline(always)]
+#[allow(clippy::indexing_slicing, clippy::arithmetic_side_effects)]
 fn for_valid_utf8_chunks(src: &[u8], mut take: impl FnMut(&str) -> usize) -> usize {
     let mut read = 0;
     loop {
@@ -72,8 +83,12 @@ impl<'a> Utf8Sink<'a> {
     }
 }
 
+// The sink's bounds invariant: `pos <= buf.len()` (it starts at 0 and only ever advances by
+// what was written into `buf[pos..]`).
 impl Sink for Utf8Sink<'_> {
+    // Hot path. Bounds: `pos <= buf.len()`.
     #[inline(always)]
+    #[allow(clippy::arithmetic_side_effects)]
     fn room(&self) -> usize {
         self.buf.len() - self.pos
     }
@@ -85,7 +100,10 @@ impl Sink for Utf8Sink<'_> {
     fn units(c: char) -> usize {
         c.len_utf8()
     }
+    // Hot path. Bounds: `pos` advances by the bytes written into `buf[pos..]`, so it stays
+    // at most `buf.len()`.
     #[inline(always)]
+    #[allow(clippy::arithmetic_side_effects)]
     fn push(&mut self, c: char) {
         if let Some(dst) = self.buf.get_mut(self.pos..) {
             if dst.len() >= c.len_utf8() {
@@ -93,7 +111,11 @@ impl Sink for Utf8Sink<'_> {
             }
         }
     }
+    // Hot path. Bounds: `pos <= buf.len()`, so `room` does not underflow and `buf[pos..]`
+    // is in bounds; each branch writes `dst[0..k]` and advances `pos` by `k` only after
+    // checking `room >= k`.
     #[inline(always)]
+    #[allow(clippy::indexing_slicing, clippy::arithmetic_side_effects)]
     fn push_bmp(&mut self, c: u16) {
         let room = self.buf.len() - self.pos;
         let dst = &mut self.buf[self.pos..];
@@ -118,12 +140,17 @@ impl Sink for Utf8Sink<'_> {
             self.pos += 3;
         }
     }
+    // Hot path. Bounds: `pos <= buf.len()`, and `n` bytes were written into `buf[pos..]`.
     #[inline(always)]
+    #[allow(clippy::indexing_slicing, clippy::arithmetic_side_effects)]
     fn copy_ascii(&mut self, src: &[u8]) -> usize {
         let n = super::ascii::copy_ascii(src, &mut self.buf[self.pos..]);
         self.pos += n;
         n
     }
+    // Bounds: `n <= src.len()` and `n <= room`, so `pos + n <= buf.len()`; it backs up to
+    // a character boundary and stops at 0 at the latest (`is_char_boundary(0)` holds).
+    #[allow(clippy::indexing_slicing, clippy::arithmetic_side_effects)]
     fn copy_str(&mut self, src: &str) -> usize {
         let room = self.room();
         let mut n = src.len().min(room);
@@ -137,6 +164,10 @@ impl Sink for Utf8Sink<'_> {
     /// Keeps the invariant: only a validated prefix that ends on a character boundary is
     /// copied (n valid bytes are n output bytes, so limiting the input to the room is
     /// exact).
+    // Bounds: `limit` is at most `src.len()` and the room; `ascii <= limit` (a prefix of
+    // `src[..limit]`), and the chunks copied are parts of `src[ascii..limit]`, so their
+    // total fits in the room left after the ASCII run and `pos` stays at most `buf.len()`.
+    #[allow(clippy::indexing_slicing, clippy::arithmetic_side_effects)]
     fn copy_valid_utf8(&mut self, src: &[u8]) -> usize {
         let limit = src.len().min(self.room());
         // A leading ASCII run in one pass (ASCII is whole characters).
@@ -150,6 +181,8 @@ impl Sink for Utf8Sink<'_> {
     }
     /// Keeps the invariant: the kernels write whole characters only, from `pos` on, and
     /// nothing past what they report as written.
+    // Bounds: `pos <= buf.len()`, and `written` bytes were written into `buf[pos..]`.
+    #[allow(clippy::indexing_slicing, clippy::arithmetic_side_effects)]
     fn copy_utf16(&mut self, src: &[u8], big_endian: bool) -> usize {
         let (read, written) =
             super::utf16::bytes_to_utf8(src, big_endian, &mut self.buf[self.pos..]);
@@ -170,8 +203,12 @@ impl<'a> Utf16Sink<'a> {
     }
 }
 
+// The sink's bounds invariant: `pos <= buf.len()` (it starts at 0 and only ever advances by
+// what was written into `buf[pos..]`).
 impl Sink for Utf16Sink<'_> {
+    // Hot path. Bounds: `pos <= buf.len()`.
     #[inline(always)]
+    #[allow(clippy::arithmetic_side_effects)]
     fn room(&self) -> usize {
         self.buf.len() - self.pos
     }
@@ -183,7 +220,10 @@ impl Sink for Utf16Sink<'_> {
     fn units(c: char) -> usize {
         c.len_utf16()
     }
+    // Hot path. Bounds: `pos` advances by the units written into `buf[pos..]`, so it stays
+    // at most `buf.len()`.
     #[inline(always)]
+    #[allow(clippy::arithmetic_side_effects)]
     fn push(&mut self, c: char) {
         if let Some(dst) = self.buf.get_mut(self.pos..) {
             if dst.len() >= c.len_utf16() {
@@ -191,24 +231,34 @@ impl Sink for Utf16Sink<'_> {
             }
         }
     }
+    // Hot path. Bounds: `pos` advances by 1 only after writing `buf[pos]`, so it stays at
+    // most `buf.len()`.
     #[inline(always)]
+    #[allow(clippy::arithmetic_side_effects)]
     fn push_bmp(&mut self, c: u16) {
         if let Some(slot) = self.buf.get_mut(self.pos) {
             *slot = c;
             self.pos += 1;
         }
     }
+    // Hot path. Bounds: `pos <= buf.len()`, and `n` units were written into `buf[pos..]`.
     #[inline(always)]
+    #[allow(clippy::indexing_slicing, clippy::arithmetic_side_effects)]
     fn copy_ascii(&mut self, src: &[u8]) -> usize {
         let n = super::ascii::widen_ascii(src, &mut self.buf[self.pos..]);
         self.pos += n;
         n
     }
+    // Bounds: `pos <= buf.len()`, and `written` units were written into `buf[pos..]`.
+    #[allow(clippy::indexing_slicing, clippy::arithmetic_side_effects)]
     fn copy_str(&mut self, src: &str) -> usize {
         let (read, written) = super::utf8::to_utf16(src, &mut self.buf[self.pos..]);
         self.pos += written;
         read
     }
+    // Bounds: `limit <= src.len()`, `ascii <= limit` (a prefix of `src[..limit]`), and the
+    // chunks' bytes taken are parts of `src[ascii..limit]`, so the sum is at most `limit`.
+    #[allow(clippy::indexing_slicing, clippy::arithmetic_side_effects)]
     fn copy_valid_utf8(&mut self, src: &[u8]) -> usize {
         // n valid bytes never need more than n units.
         let limit = src.len().min(self.room());
@@ -216,6 +266,8 @@ impl Sink for Utf16Sink<'_> {
         let ascii = self.copy_ascii(&src[..limit]);
         ascii + for_valid_utf8_chunks(&src[ascii..limit], |valid| self.copy_str(valid))
     }
+    // Bounds: `pos <= buf.len()`, and `written` units were written into `buf[pos..]`.
+    #[allow(clippy::indexing_slicing, clippy::arithmetic_side_effects)]
     fn copy_utf16(&mut self, src: &[u8], big_endian: bool) -> usize {
         let (read, written) =
             super::utf16::bytes_to_units(src, big_endian, &mut self.buf[self.pos..]);
@@ -232,6 +284,10 @@ pub(crate) const APPEND_CHUNK: usize = 32 * 1024;
 /// Runs `f` with a [`Utf8Sink`] over `additional` bytes of fresh space at the end of `s`
 /// (at most [`APPEND_CHUNK`]: callers loop on `OutputFull`), then keeps exactly what `f`
 /// wrote. Returns `f`'s result.
+// Bounds: `additional <= APPEND_CHUNK` and `old_len` is the length of a `String` (at most
+// `isize::MAX`), so `old_len + additional` cannot overflow; after the resize `vec[old_len..]`
+// exists, and the sink wrote `written <= additional` bytes into it.
+#[allow(clippy::indexing_slicing, clippy::arithmetic_side_effects)]
 pub(crate) fn append_to_string<R>(
     s: &mut String,
     additional: usize,
@@ -268,11 +324,11 @@ pub(crate) fn write_into_str<R>(
     }
     impl Drop for TailGuard<'_> {
         fn drop(&mut self) {
-            let bytes = &mut *self.sink.buf;
-            let mut i = self.sink.pos;
-            while i < bytes.len() && (bytes[i] & 0xC0) == 0x80 {
-                bytes[i] = 0;
-                i += 1;
+            // `pos <= buf.len()` (the sink's invariant): the bytes after the written ones.
+            if let Some(after) = self.sink.buf.get_mut(self.sink.pos..) {
+                for b in after.iter_mut().take_while(|b| (**b & 0xC0) == 0x80) {
+                    *b = 0;
+                }
             }
         }
     }

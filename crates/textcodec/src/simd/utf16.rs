@@ -4,6 +4,13 @@
 //! at a lone surrogate (or a leading surrogate at the very end of the input), which the
 //! callers' spec-faithful slow paths handle, and when the next character does not fit.
 //! Output is only ever whole characters, so a UTF-8 destination stays valid UTF-8.
+#![deny(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::panic,
+    clippy::indexing_slicing,
+    clippy::arithmetic_side_effects
+)]
 
 use super::dispatch::{kernel, Kernel};
 
@@ -26,7 +33,7 @@ pub(crate) fn units_to_utf8(src: &[u16], dst: &mut [u8]) -> (usize, usize) {
 fn as_bytes(src: &[u16]) -> &[u8] {
     // SAFETY: `u8` has no alignment requirement and every byte of a `u16` slice is
     // initialised; the new slice covers exactly the same memory, for the same lifetime.
-    unsafe { core::slice::from_raw_parts(src.as_ptr().cast::<u8>(), src.len() * 2) }
+    unsafe { core::slice::from_raw_parts(src.as_ptr().cast::<u8>(), core::mem::size_of_val(src)) }
 }
 
 /// Copies the longest prefix of `src` (UTF-16 as bytes) made of non-surrogates and
@@ -39,7 +46,14 @@ pub(crate) fn bytes_to_units(src: &[u8], big_endian: bool, dst: &mut [u16]) -> (
 
 /// Runs `simd`, then the scalar twin over a bounded stretch (one character that stopped
 /// the vector code, or the tail), and again, until neither makes progress.
+// Bounds: `read` and `written` are sums of what the kernels report (bytes of
+// `src[read..]` read, units of `dst[written..]` written), so `read <= src.len()` and
+// `written <= dst.len()`. `end` is `src.len()` or `read + 64` (no overflow: `read` is at
+// most a slice length), at least `read`; the scalar twin reads within `src[read..end]`,
+// so `read <= end` stays true after it and `end - read` cannot underflow. `r + r2` adds
+// two lengths of parts of one slice.
 #[inline(always)]
+#[allow(clippy::indexing_slicing, clippy::arithmetic_side_effects)]
 fn alternate<T>(
     src: &[u8],
     dst: &mut [T],
@@ -113,7 +127,10 @@ pub(crate) fn bytes_to_units_with(
 
 /// The portable twins.
 pub(crate) mod scalar {
+    // Hot loop. Bounds: only `next_char` calls this, after checking `i + 2 <= src.len()`
+    // (or `i + 4` for the unit at `i + 2`), so `src[i]` and `src[i + 1]` are in bounds.
     #[inline(always)]
+    #[allow(clippy::indexing_slicing, clippy::arithmetic_side_effects)]
     fn unit(src: &[u8], i: usize, big_endian: bool) -> u16 {
         let b = [src[i], src[i + 1]];
         if big_endian {
@@ -125,7 +142,11 @@ pub(crate) mod scalar {
 
     /// The character at `src[i..]`: a non-surrogate unit or a surrogate pair, with the
     /// bytes it takes; `None` at a lone surrogate or an incomplete unit or pair.
+    // Hot loop. Bounds: `i` is a position in `src` (at most its length), so `i + 2` and
+    // `i + 4` cannot overflow. A pair has `u` in 0xD800..=0xDBFF and `t` in 0xDC00..=0xDFFF
+    // (checked just before), so the subtractions cannot underflow and `c <= 0x10FFFF`.
     #[inline(always)]
+    #[allow(clippy::arithmetic_side_effects)]
     fn next_char(src: &[u8], i: usize, big_endian: bool) -> Option<(char, usize)> {
         if i + 2 > src.len() {
             return None;
@@ -145,6 +166,10 @@ pub(crate) mod scalar {
         Some((char::from_u32(c)?, 4))
     }
 
+    // Hot loop. Bounds: `read <= src.len()` and `written <= dst.len()` (they count bytes of
+    // whole characters read and bytes written into `dst`), so adding a character's length
+    // (at most 4) cannot overflow.
+    #[allow(clippy::arithmetic_side_effects)]
     pub(crate) fn bytes_to_utf8(src: &[u8], big_endian: bool, dst: &mut [u8]) -> (usize, usize) {
         let (mut read, mut written) = (0, 0);
         while let Some((c, len)) = next_char(src, read, big_endian) {
@@ -158,6 +183,10 @@ pub(crate) mod scalar {
         (read, written)
     }
 
+    // Hot loop. Bounds: `read <= src.len()` and `written <= dst.len()` (they count bytes of
+    // whole characters read and units written into `dst`), so adding a character's length
+    // (at most 4) cannot overflow.
+    #[allow(clippy::arithmetic_side_effects)]
     pub(crate) fn bytes_to_units(src: &[u8], big_endian: bool, dst: &mut [u16]) -> (usize, usize) {
         let (mut read, mut written) = (0, 0);
         while let Some((c, len)) = next_char(src, read, big_endian) {
@@ -195,6 +224,10 @@ mod avx2 {
     /// # Safety
     /// The CPU must support AVX2.
     #[target_feature(enable = "avx2")]
+    // Hot loop. Bounds: `read` and `written` only advance by 32 and 16 while `read + 32 <=
+    // src.len()` and `written + 16 <= dst.len()`, so neither passes its slice's length and
+    // the sums cannot overflow.
+    #[allow(clippy::arithmetic_side_effects)]
     pub(crate) unsafe fn bytes_to_utf8(
         src: &[u8],
         big_endian: bool,
@@ -231,6 +264,10 @@ mod avx2 {
     /// # Safety
     /// The CPU must support AVX2.
     #[target_feature(enable = "avx2")]
+    // Hot loop. Bounds: `read` and `written` only advance by 32 and 16 while `read + 32 <=
+    // src.len()` and `written + 16 <= dst.len()`, so neither passes its slice's length and
+    // the sums cannot overflow.
+    #[allow(clippy::arithmetic_side_effects)]
     pub(crate) unsafe fn bytes_to_units(
         src: &[u8],
         big_endian: bool,
@@ -270,6 +307,9 @@ mod avx512 {
     /// For 32 three-byte units: output byte j is byte (j % 3) of unit j / 3, taken from
     /// the lead-pair vector (bytes 2k, 2k + 1) or the last-byte vector (byte 2k, index
     /// 64 + 2k). Two tables: output bytes 0..64 and 64..96.
+    // Bounds: evaluated at compile time (`j < 96`, so `j / 64 < 2`); an out-of-bounds
+    // index would fail the build, it cannot panic at run time.
+    #[allow(clippy::indexing_slicing)]
     const THREE_BYTE_INDEX: [[u8; 64]; 2] = {
         let mut t = [[0u8; 64]; 2];
         let mut j = 0;
@@ -289,6 +329,15 @@ mod avx512 {
     /// # Safety
     /// The CPU must support AVX2, BMI2 and AVX-512 F/BW/VL/VBMI/VBMI2.
     #[target_feature(enable = "avx2,bmi2,avx512f,avx512bw,avx512vl,avx512vbmi,avx512vbmi2")]
+    // Hot loop. Bounds: every step runs only while `i + 32 <= src.len()` and `written + 64
+    // <= dst.len()` (the wider steps check `i + 64` and `written + 96`), then advances `i`
+    // by the bytes it read and `written` by at most the bytes it checked room for, so
+    // neither passes its slice's length and no sum can overflow. `i - 2` is taken when
+    // `i >= 2` (or after `i += 32`); `src[..30]` is within `i + 32` at `i == 0`. The
+    // two-byte path keeps at least the 32 low bytes (`n >= 32`, so `64 - n` is 0..=32), and
+    // the spreading multiply by 0xF turns each bit at a multiple of 4 into a nibble of
+    // ones, which never carries.
+    #[allow(clippy::indexing_slicing, clippy::arithmetic_side_effects)]
     pub(crate) unsafe fn bytes_to_utf8(
         src: &[u8],
         big_endian: bool,
@@ -508,6 +557,13 @@ mod avx512 {
 }
 
 #[cfg(test)]
+// Bounds: test code over small buffers it builds itself; an out-of-range index, an
+// overflow or a failed unwrap would panic and fail the test, which is what a test should do.
+#[allow(
+    clippy::indexing_slicing,
+    clippy::arithmetic_side_effects,
+    clippy::unwrap_used
+)]
 mod tests {
     use super::super::dispatch::available_kernels;
     use super::*;

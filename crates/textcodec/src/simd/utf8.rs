@@ -4,6 +4,13 @@
 //! scalar twins use `core::str::from_utf8` and the tests compare every kernel with a
 //! byte-at-a-time transcription of the Standard's decoder. Kernels find how far the input
 //! is valid; they never handle errors (the UTF-8 decoder's handler does).
+#![deny(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::panic,
+    clippy::indexing_slicing,
+    clippy::arithmetic_side_effects
+)]
 
 use super::dispatch::{kernel, Kernel};
 
@@ -32,6 +39,14 @@ pub(crate) fn to_utf16(src: &str, dst: &mut [u16]) -> (usize, usize) {
     to_utf16_with(kernel(), src, dst)
 }
 
+// Bounds: `read` and `written` are sums of what the kernels report (bytes of
+// `src[read..]` read and units of `dst[written..]` written), so `read <= src.len()` and
+// `written <= dst.len()`, and `read` is always a character boundary (the kernels stop on
+// one). `end` lies in `read..=src.len()` and is a character boundary too: AVX-512 backs
+// it up from `min(src.len(), read + 64)` to one, never past `read`; AVX2/SSE2 take the
+// next ASCII byte or the end. So `src[read..end]` is a valid `str` slice, the scalar twin
+// reads within it, and `n + r`, `r + r2` add lengths of parts of one slice.
+#[allow(clippy::indexing_slicing, clippy::arithmetic_side_effects)]
 pub(crate) fn to_utf16_with(k: Kernel, src: &str, dst: &mut [u16]) -> (usize, usize) {
     match k {
         #[cfg(target_arch = "x86_64")]
@@ -91,6 +106,10 @@ pub(crate) mod scalar {
         }
     }
 
+    // Hot loop. Bounds: `written <= dst.len()` and `read <= src.len()` (they count units
+    // written into `dst` and bytes of characters read from `src`), so adding a character's
+    // length (at most 4) cannot overflow.
+    #[allow(clippy::arithmetic_side_effects)]
     pub(crate) fn to_utf16(src: &str, dst: &mut [u16]) -> (usize, usize) {
         let mut read = 0;
         let mut written = 0;
@@ -142,6 +161,9 @@ mod lookup {
     const TWO_CONTS: u8 = 1 << 7;
 
     /// Indexed by the previous byte's high nibble.
+    // Bounds: evaluated at compile time (`i < 12`); an out-of-bounds index would fail the
+    // build, it cannot panic at run time.
+    #[allow(clippy::indexing_slicing)]
     pub(super) const PREV_HIGH: [u8; 16] = {
         let mut t = [0u8; 16];
         let mut i = 0;
@@ -161,6 +183,9 @@ mod lookup {
     };
 
     /// Indexed by the previous byte's low nibble.
+    // Bounds: evaluated at compile time (`i < 16`); an out-of-bounds index would fail the
+    // build, it cannot panic at run time.
+    #[allow(clippy::indexing_slicing)]
     pub(super) const PREV_LOW: [u8; 16] = {
         // Classes decided by the high nibbles alone pass through.
         const ANY: u8 = TOO_SHORT | TOO_LONG | TWO_CONTS;
@@ -284,6 +309,9 @@ mod avx2 {
     /// # Safety
     /// The CPU must support AVX2.
     #[target_feature(enable = "avx2")]
+    // Hot loop. Bounds: `src.len() >= 64` before `src[..64]`; `i` only advances by 64
+    // while `i + 64 <= src.len()`, so `i <= src.len()` and the sum cannot overflow.
+    #[allow(clippy::indexing_slicing, clippy::arithmetic_side_effects)]
     pub(crate) unsafe fn valid_prefix_len(src: &[u8]) -> usize {
         let t = Tables {
             prev_high: table(&PREV_HIGH),
@@ -385,6 +413,10 @@ mod avx512_validation {
     /// # Safety
     /// The CPU must support AVX2 and AVX-512 F/BW.
     #[target_feature(enable = "avx2,avx512f,avx512bw")]
+    // Hot loop. Bounds: `src.len() >= 64` before `src[..64]`; `i` only advances by 128 or
+    // 64 while `i + 128` or `i + 64` is at most `src.len()`, so `i <= src.len()` and the
+    // sums cannot overflow.
+    #[allow(clippy::indexing_slicing, clippy::arithmetic_side_effects)]
     pub(crate) unsafe fn valid_prefix_len(src: &[u8]) -> usize {
         let t = Tables {
             prev_high: table(&PREV_HIGH),
@@ -432,7 +464,13 @@ mod avx512_validation {
 
 /// Every character ending before `i` is known valid: run the scalar twin from the first
 /// byte of the character that straddles `i` (at most three bytes back).
+// Bounds: the validators call this with `64 <= i <= src.len()`. `start` starts at
+// `i - 1 < src.len()` and only moves down (by one) while it is above 0 and less than 4
+// below `i`, so `i - start` and `start - 1` cannot underflow, `src[start]` and
+// `src[start..]` are in bounds, and `start + …` is at most `src.len()` (the scalar twin
+// returns a prefix length of `src[start..]`).
 #[cfg(target_arch = "x86_64")]
+#[allow(clippy::indexing_slicing, clippy::arithmetic_side_effects)]
 fn finish(src: &[u8], i: usize) -> usize {
     let mut start = i;
     if i > 0 {
@@ -462,6 +500,12 @@ mod avx512 {
     /// The CPU must support AVX2, BMI2 and AVX-512 F/BW/VL/VBMI2, and `src` must be valid
     /// UTF-8.
     #[target_feature(enable = "avx2,bmi2,avx512f,avx512bw,avx512vl,avx512vbmi2")]
+    // Hot loop. Bounds: each window runs only while `i + 33 <= src.len()` and
+    // `written + 32 <= dst.len()`, and then advances `i` by 32 or 29 and `written` by at
+    // most 32 (a compress mask's popcount), so neither passes its slice's length and no
+    // sum can overflow. `i - 1`, `i - 2`, `i - 3` are taken only when `i >= 3`; `src[i..i +
+    // 32]` is within `i + 33`; `32 - leading_zeros` of a `u32` is 0..=32.
+    #[allow(clippy::indexing_slicing, clippy::arithmetic_side_effects)]
     pub(crate) unsafe fn to_utf16(src: &[u8], dst: &mut [u16]) -> (usize, usize) {
         // Payload mask by high nibble: ASCII 7 bits, continuation 6, 2-byte lead 5,
         // 3-byte lead 4, 4-byte lead 3.
@@ -592,6 +636,13 @@ mod avx512 {
 }
 
 #[cfg(test)]
+// Bounds: test code over small buffers it builds itself; an out-of-range index, an
+// overflow or a failed unwrap would panic and fail the test, which is what a test should do.
+#[allow(
+    clippy::indexing_slicing,
+    clippy::arithmetic_side_effects,
+    clippy::unwrap_used
+)]
 mod tests {
     use super::super::dispatch::available_kernels;
     use super::*;
