@@ -222,6 +222,7 @@ fn convert(
                 first_error: &mut first_error,
             },
         )?;
+        replaced += decoded.replaced_silently;
         if decoded.encoding != from {
             note(
                 settings.quiet,
@@ -289,11 +290,12 @@ impl TextSink for InputSink<'_> {
                 malformed.describe()
             ))),
             DecodeErrors::Replace => {
+                // Only the first error is reported: the decoder replaces the rest itself.
                 *self.replaced += 1;
                 if self.first_error.is_none() {
                     *self.first_error = Some(malformed.clone());
                 }
-                Ok(Resume::Replace)
+                Ok(Resume::ReplaceRest)
             }
         }
     }

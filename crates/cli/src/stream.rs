@@ -2,9 +2,11 @@
 //! library's streaming [`Decoder`] (state carried across chunks, so sequences may be split
 //! at any read boundary), and hand the text and each malformed sequence to the caller.
 //!
-//! The decoder always runs in fatal mode so every error comes with its position; the
-//! caller decides to stop or to go on with U+FFFD, which gives exactly the replacement
-//! mode's output (the library resumes right after the malformed bytes).
+//! The decoder starts in fatal mode so an error comes with its position; the caller
+//! decides to stop, to skip it (validation reports every error), or to go on with U+FFFD —
+//! then the decoder switches to replacement mode for the rest of the input, which gives
+//! exactly the replacement mode's output (the library resumes right after the malformed
+//! bytes) without a return per error.
 
 use std::fs::File;
 
@@ -126,8 +128,10 @@ pub fn hex(bytes: &[u8]) -> String {
 
 /// What to do after a malformed sequence.
 pub enum Resume {
-    /// Emit U+FFFD (to `on_text`, flagged as a replacement) and go on.
-    Replace,
+    /// Emit U+FFFD (to `on_text`, flagged as a replacement) and let the decoder replace
+    /// every later error of this input itself (replacement mode: no return per error, so
+    /// all-invalid input decodes at full speed); [`Decoded::replaced_silently`] counts them.
+    ReplaceRest,
     /// Go on without emitting anything (validation).
     Skip,
 }
@@ -172,6 +176,9 @@ pub struct Decoded {
     pub bytes: u64,
     /// The encoding used: `--from`'s, or the one a BOM selected.
     pub encoding: Encoding,
+    /// Malformed sequences replaced by the decoder after [`Resume::ReplaceRest`] (not
+    /// reported to [`TextSink::malformed`]).
+    pub replaced_silently: u64,
 }
 
 /// What receives the decoded text and the errors of one input.
@@ -202,6 +209,7 @@ pub fn decode_input(
         progress,
     } = run;
     let Buffers { read, text } = buffers;
+    let replacements_before = decoder.replacements();
     let mut chunk_start: u64 = 0;
     let mut prefix_used = 0;
     let mut used = decoder.encoding();
@@ -260,9 +268,10 @@ pub fn decode_input(
                         line: tracker.line(),
                     };
                     match sink.malformed(&malformed)? {
-                        Resume::Replace => {
+                        Resume::ReplaceRest => {
                             sink.text("\u{FFFD}", tracker, true)?;
                             tracker.advance("\u{FFFD}");
+                            decoder.set_error_mode(DecodeErrorMode::Replacement);
                         }
                         Resume::Skip => {}
                     }
@@ -274,9 +283,13 @@ pub fn decode_input(
         history.push(chunk);
         chunk_start += n as u64;
         if last {
+            let replaced_silently = decoder.replacements() - replacements_before;
+            // The next input starts fatal again, to report its first error.
+            decoder.set_error_mode(DecodeErrorMode::Fatal);
             return Ok(Decoded {
                 bytes: chunk_start,
                 encoding: used,
+                replaced_silently,
             });
         }
     }

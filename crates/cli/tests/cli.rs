@@ -324,6 +324,60 @@ fn malformed_input_is_replaced_and_counted() {
     assert_eq!(stderr(&o), "");
 }
 
+/// After the first error the decoder replaces the rest itself (no return per error): the
+/// output, the count and the first error's report must still be exact, with reads split
+/// anywhere, for every input of a multi-input run (each input reports its own first error).
+#[test]
+fn many_malformed_sequences_are_replaced_and_counted_across_reads() {
+    let dir = tmp();
+    let mut first = b"\xFF\xFF".to_vec();
+    for i in 0..300u32 {
+        first.extend_from_slice(format!("line {i} ").as_bytes());
+        first.extend_from_slice(b"\x82\x22 \xFC\x20 \xFF\n");
+    }
+    let second = b"clean \x81\n".to_vec();
+    let a = write(dir.path(), "a.txt", &first);
+    let b = write(dir.path(), "b.txt", &second);
+    let mut whole = first.clone();
+    whole.extend_from_slice(&second);
+    for buffer in ["1", "3", "7", "65536"] {
+        let o = run_env(
+            &[
+                "convert",
+                "-f",
+                "shift_jis",
+                "-t",
+                "utf-8",
+                a.to_str().unwrap(),
+                b.to_str().unwrap(),
+            ],
+            b"",
+            &[("TEXTCODEC_CLI_READ_BUFFER", buffer)],
+        );
+        assert_eq!(code(&o), 0, "{}", stderr(&o));
+        let (want_a, _) = textcodec::decode(&first, Encoding::ShiftJis);
+        let (want_b, _) = textcodec::decode(&second, Encoding::ShiftJis);
+        assert_eq!(
+            stdout_str(&o),
+            format!("{want_a}{want_b}"),
+            "buffer {buffer}"
+        );
+        // Errors per line: 82 (22 restored), FC (20 restored), FF: 3; plus two leading FF.
+        let mut decoder = textcodec::Decoder::new(Encoding::ShiftJis);
+        let _ = decoder.decode_to_string(&first, &mut String::new(), true);
+        assert_eq!(decoder.replacements(), 902);
+        let e = stderr(&o);
+        assert!(
+            e.contains("a.txt: 902 malformed Shift_JIS byte sequences replaced with U+FFFD; the first at byte 0 (line 1): invalid Shift_JIS byte sequence FF (followed by FF)"),
+            "buffer {buffer}: {e}"
+        );
+        assert!(
+            e.contains("b.txt: 1 malformed Shift_JIS byte sequence replaced with U+FFFD; the first at byte 6 (line 1): invalid Shift_JIS byte sequence 81 (followed by 0A)"),
+            "buffer {buffer}: {e}"
+        );
+    }
+}
+
 #[test]
 fn fatal_decode_reports_offset_line_and_bytes() {
     let dir = tmp();

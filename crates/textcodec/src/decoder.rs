@@ -141,43 +141,83 @@ pub struct DecodeResult {
     pub written: usize,
 }
 
-/// The driver's share of the I/O queue and bookkeeping.
+/// The driver's share of the I/O queue and bookkeeping. Its small byte buffers are
+/// integers, the first byte lowest: they stay in registers (a byte array written byte by
+/// byte and then read whole stalls on store forwarding, and errors come here once each).
 #[derive(Clone, Copy, Debug, Default)]
 struct Queue {
-    /// Restored bytes to process before the next input byte (front first).
-    replay: [u8; 4],
+    /// Restored bytes to process before the next input byte (front = lowest byte).
+    replay: u32,
     replay_len: u8,
     /// The bytes of the sequence in progress, for error reports.
-    seq: [u8; 8],
+    seq: u64,
     seq_len: u8,
-    /// Stream offset of `seq[0]`.
+    /// Stream offset of the sequence's first byte.
     seq_start: u64,
     /// Stream offset of the next byte the handler will see.
     pos: u64,
 }
 
+/// The lowest `n` bytes of `x` (all of them for `n >= 8`).
+#[inline(always)]
+fn low_bytes(x: u64, n: usize) -> u64 {
+    let bits = u32::try_from(n).unwrap_or(u32::MAX).saturating_mul(8);
+    1u64.checked_shl(bits)
+        .map_or(x, |bit| x & bit.wrapping_sub(1))
+}
+
+/// `x` without its lowest `n` bytes.
+#[inline(always)]
+fn drop_bytes(x: u64, n: usize) -> u64 {
+    let bits = u32::try_from(n).unwrap_or(u32::MAX).saturating_mul(8);
+    x.checked_shr(bits).unwrap_or(0)
+}
+
+/// Up to eight bytes packed into an integer, the first lowest.
+fn pack(bytes: &[u8]) -> u64 {
+    bytes
+        .iter()
+        .rev()
+        .fold(0u64, |acc, &b| (acc << 8) | u64::from(b))
+}
+
 impl Queue {
+    /// Puts the `n` bytes packed in `bytes` in front of the replay queue.
     #[inline(always)]
-    fn prepend(&mut self, bytes: &[u8]) {
+    fn prepend(&mut self, bytes: u64, n: usize) {
         // The Standard's handlers restore at most three bytes, and the queue is empty again
         // before the handler can restore more, so the four bytes of `replay` suffice (the
-        // state-size test and the exhaustive sweeps exercise every restore).
-        let replay = self.replay;
-        let old = replay
-            .get(..usize::from(self.replay_len))
-            .unwrap_or_default();
-        let mut next = [0u8; 4];
-        for (slot, &b) in next.iter_mut().zip(bytes.iter().chain(old)) {
-            *slot = b;
-        }
-        self.replay = next;
-        self.replay_len = bytes.len().saturating_add(old.len()).min(next.len()) as u8;
+        // exhaustive sweeps exercise every restore).
+        let behind = u64::from(self.replay)
+            .checked_shl(u32::try_from(n).unwrap_or(u32::MAX).saturating_mul(8))
+            .unwrap_or(0);
+        self.replay = (low_bytes(bytes, n) | behind) as u32;
+        self.replay_len = n.saturating_add(usize::from(self.replay_len)).min(4) as u8;
+    }
+
+    #[inline(always)]
+    fn front(&self) -> u8 {
+        self.replay as u8
     }
 
     #[inline(always)]
     fn pop_replay(&mut self) {
-        self.replay.copy_within(1.., 0);
+        self.replay >>= 8;
         self.replay_len = self.replay_len.saturating_sub(1);
+    }
+
+    /// Appends a consumed byte to the sequence in progress.
+    #[inline(always)]
+    fn push_seq(&mut self, b: u8) {
+        if self.seq_len == 0 {
+            self.seq_start = self.pos;
+            self.seq = 0;
+        }
+        // Sequences are at most 4 bytes (+ ISO-2022-JP's 3-byte escapes); `seq` holds 8.
+        if self.seq_len < 8 {
+            self.seq |= u64::from(b) << (u32::from(self.seq_len) * 8);
+            self.seq_len = self.seq_len.saturating_add(1);
+        }
     }
 }
 
@@ -203,7 +243,7 @@ fn drive<K: DecodeKernel, S: Sink>(
         // Read the next item: restored bytes first, then input, then end-of-queue.
         let from_replay = q.replay_len > 0;
         let byte = if from_replay {
-            Some(q.replay[0])
+            Some(q.front())
         } else if let Some(&b) = src.get(read) {
             Some(b)
         } else if last {
@@ -226,14 +266,7 @@ fn drive<K: DecodeKernel, S: Sink>(
         *kernel = next;
         let unread = matches!(step, Step::Error(Restore { unread: true, .. }));
         if let (Some(b), false) = (byte, unread) {
-            if q.seq_len == 0 {
-                q.seq_start = q.pos;
-            }
-            // Sequences are at most 4 bytes (+ ISO-2022-JP's 3-byte escapes); `seq` holds 8.
-            if let Some(slot) = q.seq.get_mut(usize::from(q.seq_len)) {
-                *slot = b;
-                q.seq_len = q.seq_len.saturating_add(1);
-            }
+            q.push_seq(b);
             q.pos = q.pos.saturating_add(1);
             if from_replay {
                 q.pop_replay();
@@ -261,31 +294,21 @@ fn drive<K: DecodeKernel, S: Sink>(
                 // The sequence splits into « malformed | held | prior »: the malformed bytes
                 // are reported, the held ones begin the next sequence, the prior ones are
                 // restored to the queue. `bad_len + held + prior = len <= 8`.
-                let seq = q.seq;
-                let seq = seq.get(..usize::from(q.seq_len)).unwrap_or_default();
-                let len = seq.len();
+                let len = usize::from(q.seq_len);
                 let prior = usize::from(restore.prior).min(len);
                 let held = usize::from(restore.held).min(len.saturating_sub(prior));
                 let bad_len = len.saturating_sub(prior).saturating_sub(held);
-                let (bad, rest) = seq.split_at(bad_len);
-                let (kept, restored) = rest.split_at(held);
-                let mut bytes = [0u8; 8];
-                bytes.iter_mut().zip(bad).for_each(|(slot, &b)| *slot = b);
                 let malformed = MalformedSequence {
                     offset: if len == 0 { q.pos } else { q.seq_start },
-                    bytes,
+                    bytes: low_bytes(q.seq, bad_len).to_le_bytes(),
                     len: bad_len as u8,
                 };
                 // Restore the prior bytes in front of whatever comes next.
-                q.prepend(restored);
+                let after_bad = drop_bytes(q.seq, bad_len);
+                q.prepend(drop_bytes(after_bad, held), prior);
                 q.pos = q.pos.saturating_sub(prior as u64);
                 // Held bytes begin the next sequence.
-                let mut next_seq = [0u8; 8];
-                next_seq
-                    .iter_mut()
-                    .zip(kept)
-                    .for_each(|(slot, &b)| *slot = b);
-                q.seq = next_seq;
+                q.seq = low_bytes(after_bad, held);
                 q.seq_start = q.seq_start.saturating_add(bad_len as u64);
                 q.seq_len = held as u8;
                 if fatal {
@@ -413,9 +436,36 @@ impl Decoder {
         self.encoding
     }
 
-    /// The options given at construction.
+    /// The options: those given at construction, with the error mode last set by
+    /// [`Decoder::set_error_mode`].
     pub fn options(&self) -> DecoderOptions {
         self.options
+    }
+
+    /// Changes the error mode from the next call on, keeping the stream's state (and across
+    /// [`Decoder::reset`]). A caller that wants only its first error's position, and U+FFFD
+    /// for the rest, decodes in fatal mode until the first error and then switches to
+    /// replacement: the output is the same as replacement mode throughout, without a return
+    /// per error.
+    ///
+    /// ```
+    /// use textcodec::{DecodeErrorMode, DecodeStatus, Decoder, DecoderOptions, Encoding};
+    /// let options = DecoderOptions { error_mode: DecodeErrorMode::Fatal, ..Default::default() };
+    /// let mut decoder = Decoder::with_options(Encoding::Utf8, options);
+    /// let mut out = String::new();
+    /// let input = b"a\xFFb\xFFc";
+    /// let r = decoder.decode_to_string(input, &mut out, true);
+    /// let DecodeStatus::Malformed(first) = r.status else { panic!() };
+    /// assert_eq!(first.offset(), 1);
+    /// out.push('\u{FFFD}');
+    /// decoder.set_error_mode(DecodeErrorMode::Replacement);
+    /// let r = decoder.decode_to_string(&input[r.read..], &mut out, true);
+    /// assert_eq!(r.status, DecodeStatus::InputEmpty);
+    /// assert_eq!(out, "a\u{FFFD}b\u{FFFD}c");
+    /// assert_eq!(decoder.replacements(), 1); // the second error, replaced by the decoder
+    /// ```
+    pub fn set_error_mode(&mut self, mode: DecodeErrorMode) {
+        self.options.error_mode = mode;
     }
 
     /// How many U+FFFD this decoder emitted for errors (replacement mode), over its life.
@@ -679,7 +729,7 @@ impl Decoder {
             }
             let could_be = candidates.iter().any(|c| c.0.starts_with(seen));
             if !could_be || (read == src.len() && last) {
-                self.queue.prepend(seen);
+                self.queue.prepend(pack(seen), seen.len());
                 self.bom = BomState::Done;
                 return read;
             }

@@ -478,7 +478,7 @@ mod tests {
             for len in 0..40 {
                 for at in 0..=len {
                     let mut run: std::vec::Vec<u8> =
-                        (0..len).map(|i| 0x0A + (i as u8 * 7) % 0x70).collect();
+                        (0..len).map(|i| 0x0A + (i * 7 % 0x70) as u8).collect();
                     run.retain(|b| !matches!(b, 0x0E | 0x0F | 0x1B));
                     let at = at.min(run.len());
                     run.insert(at, stop);

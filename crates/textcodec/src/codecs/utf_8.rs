@@ -111,6 +111,16 @@ impl DecodeKernel for Utf8Decoder {
     /// above) decodes without the handler: copied into UTF-8, converted into UTF-16.
     #[inline]
     fn fast<S: Sink>(&mut self, src: &[u8], dst: &mut S) -> usize {
+        // Errors close together (binary or badly damaged input) come back here after each
+        // one: a short scalar look first spares every such call the vector validator's
+        // start-up cost. An error within the first 16 bytes ends the fast path there.
+        let head = src.get(..16).unwrap_or(src);
+        if let Err(e) = core::str::from_utf8(head) {
+            if e.error_len().is_some() {
+                let valid = head.get(..e.valid_up_to()).unwrap_or_default();
+                return core::str::from_utf8(valid).map_or(0, |s| dst.copy_str(s));
+            }
+        }
         dst.copy_valid_utf8(src)
     }
 }
