@@ -38,6 +38,18 @@
 //! byte: the state the Standard's handlers keep, including restored bytes, carries over.
 #![no_std]
 #![deny(unsafe_code)]
+// No panics reachable from the public API (#5): every module also states these at its top,
+// and the few hot loops that index directly carry a narrow, justified `allow`.
+#![cfg_attr(
+    not(test),
+    deny(
+        clippy::unwrap_used,
+        clippy::expect_used,
+        clippy::panic,
+        clippy::indexing_slicing,
+        clippy::arithmetic_side_effects
+    )
+)]
 #![warn(missing_docs)]
 
 extern crate alloc;

@@ -99,24 +99,8 @@
 )]
 
 mod css;
-// TODO(hardening): not converted to the panic lints yet (SECURITY.md).
-#[allow(
-    clippy::unwrap_used,
-    clippy::expect_used,
-    clippy::panic,
-    clippy::indexing_slicing,
-    clippy::arithmetic_side_effects
-)]
 mod html;
 mod locale;
-// TODO(hardening): not converted to the panic lints yet (SECURITY.md).
-#[allow(
-    clippy::unwrap_used,
-    clippy::expect_used,
-    clippy::panic,
-    clippy::indexing_slicing,
-    clippy::arithmetic_side_effects
-)]
 mod mime;
 mod xml;
 
