@@ -222,17 +222,17 @@ fn gen_single_byte(spec: &Path) -> Result<String, String> {
     out.push_str(
         "//! The 27 distinct *index single-byte* tables (#legacy-single-byte-encodings).\n",
     );
-    out.push_str("//! `decode`: byte − 0x80 → code point (0 = none). `encode`: code point →\n");
+    out.push_str("//! `decode`: byte → code point, ASCII bytes to themselves (0 = none for a byte ≥ 0x80,\n//! so that decoding is one branch-free lookup per byte). `encode`: code point →\n");
     out.push_str(
         "//! byte via `pages[page_of[cp >> 8]][cp & 0xFF]` (0 = none; page 0 is empty).\n\n",
     );
     out.push_str("use crate::index::SingleByteIndex;\n\n");
     for (idx, ident) in &indexes {
-        let mut decode = [0u16; 128];
+        let mut decode: [u16; 256] = std::array::from_fn(|b| if b < 0x80 { b as u16 } else { 0 });
         let mut encode: BTreeMap<u32, u8> = BTreeMap::new();
         for (&p, &cp) in &idx.entries {
             assert!(p < 128 && (0x80..=0xFFFF).contains(&cp));
-            decode[p as usize] = cp as u16;
+            decode[p as usize + 0x80] = cp as u16;
             // *index pointer*: the first pointer wins.
             encode.entry(cp).or_insert(p as u8 + 0x80);
         }
@@ -249,23 +249,23 @@ fn gen_single_byte(spec: &Path) -> Result<String, String> {
         let _ = writeln!(out, "/// index {} (index-{}.txt)", idx.name, idx.name);
         let _ = writeln!(
             out,
-            "pub(crate) static {ident}: SingleByteIndex = SingleByteIndex {{"
+            "pub(crate) static {ident}: SingleByteIndex = SingleByteIndex::new("
         );
-        out.push_str("    decode: [\n");
+        out.push_str("    [\n");
         for chunk in decode.chunks(8) {
             out.push_str("        ");
             let row: Vec<String> = chunk.iter().map(|&v| hex4(v)).collect();
             out.push_str(&row.join(", "));
             out.push_str(",\n");
         }
-        out.push_str("    ],\n    page_of: [\n");
+        out.push_str("    ],\n    [\n");
         for chunk in page_of.chunks(32) {
             out.push_str("        ");
             let row: Vec<String> = chunk.iter().map(|v| v.to_string()).collect();
             out.push_str(&row.join(", "));
             out.push_str(",\n");
         }
-        out.push_str("    ],\n    pages: &[\n");
+        out.push_str("    ],\n    &[\n");
         for page in &pages {
             out.push_str("        [\n");
             for chunk in page.chunks(16) {
@@ -276,7 +276,7 @@ fn gen_single_byte(spec: &Path) -> Result<String, String> {
             }
             out.push_str("        ],\n");
         }
-        out.push_str("    ],\n};\n\n");
+        out.push_str("    ],\n);\n\n");
     }
     Ok(out)
 }

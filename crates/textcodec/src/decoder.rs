@@ -530,7 +530,9 @@ impl Decoder {
         byte_length.checked_add(self.max_pending())
     }
 
-    /// Decodes into `dst` as UTF-8. `dst[..written]` is valid UTF-8 on return.
+    /// Decodes into `dst` as UTF-8. `dst[..written]` is valid UTF-8 on return; the bulk
+    /// paths may also have written a few bytes after it (scratch: treat `dst[written..]`
+    /// as unspecified).
     ///
     /// ```
     /// use textcodec::{Decoder, DecodeStatus, Encoding};
@@ -545,8 +547,9 @@ impl Decoder {
         self.run(src, &mut sink, last)
     }
 
-    /// Decodes into a `&mut str` buffer. Bytes of `dst` after `written` that belonged to a
-    /// character partly overwritten are set to U+0000 so `dst` stays a valid `str`.
+    /// Decodes into a `&mut str` buffer. Bytes of `dst` after `written` that the bulk paths
+    /// used as scratch, or that belonged to a character partly overwritten, are set to
+    /// U+0000 so `dst` stays a valid `str`.
     ///
     /// ```
     /// let mut decoder = textcodec::Decoder::new(textcodec::Encoding::Koi8R);

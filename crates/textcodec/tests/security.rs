@@ -149,3 +149,43 @@ fn a_utf16_bom_overrides_the_declared_encoding() {
     let _ = d.decode_to_string(b"\xFF\xFE<\x00", &mut s, true);
     assert_eq!(s, "\u{FF}\u{FE}<\u{0}");
 }
+
+/// The bulk decoders may store a few bytes past what they report written (three- and
+/// four-byte stores for shorter characters). Into a `&mut str` that must never leave
+/// invalid UTF-8 behind: whatever the buffer held (two-, three-, four-byte characters) and
+/// wherever the output stops, the buffer stays a valid `str` and its written prefix is the
+/// decoded text.
+#[test]
+fn decode_to_str_leaves_a_valid_str_whatever_the_bulk_paths_write() {
+    let mut input: Vec<u8> = (0..=255u8).collect();
+    input.extend_from_slice(b"plain ASCII, long enough for the vector path: 0123456789");
+    input.extend((0x80..=0xFFu8).rev());
+    for &encoding in Encoding::all() {
+        let (whole, _) = textcodec::decode_without_bom(encoding, &input);
+        for fill in ["é", "日", "😀", "a"] {
+            for size in [1usize, 2, 3, 4, 5, 7, 16, 31, 64, 200, 1000] {
+                let mut buf = fill.repeat(size.div_ceil(fill.len()));
+                let mut decoder = textcodec::Decoder::new(encoding);
+                let mut decoded = String::new();
+                let mut rest = &input[..];
+                loop {
+                    let r = decoder.decode_to_str(rest, buf.as_mut_str(), true);
+                    assert!(std::str::from_utf8(buf.as_bytes()).is_ok(), "{encoding:?}");
+                    decoded.push_str(&buf[..r.written]);
+                    rest = &rest[r.read..];
+                    if r.status != textcodec::DecodeStatus::OutputFull {
+                        break;
+                    }
+                    assert!(
+                        r.read > 0 || r.written > 0 || buf.len() < 4,
+                        "{encoding:?} stuck"
+                    );
+                    if r.read == 0 && r.written == 0 {
+                        buf = fill.repeat(8); // too small for the next character
+                    }
+                }
+                assert_eq!(decoded, whole, "{encoding:?} fill {fill:?} size {size}");
+            }
+        }
+    }
+}

@@ -28,7 +28,7 @@ pub(crate) mod utf_16;
 pub(crate) mod utf_8;
 pub(crate) mod x_user_defined;
 
-use crate::simd::sink::Sink;
+use crate::simd::sink::{ByteMap, Sink};
 
 /// What a decoder handler returned for one item (#encoders-and-decoders).
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -343,6 +343,57 @@ pub(crate) fn encode_bulk_from_utf16<K: EncodeKernel>(
         read += len;
     }
     (read, written)
+}
+
+/// Whether `src` starts with 16 ASCII bytes: worth the SIMD kernel's call (shorter runs,
+/// such as spaces and punctuation between words, are cheaper inline).
+#[inline(always)]
+pub(crate) fn starts_with_ascii_run(src: &[u8]) -> bool {
+    match src.get(..16) {
+        Some(head) => {
+            let mut word = [0u8; 16];
+            word.copy_from_slice(head);
+            u128::from_le_bytes(word) & 0x8080_8080_8080_8080_8080_8080_8080_8080 == 0
+        }
+        None => false,
+    }
+}
+
+/// The fast loop of the single-byte decoders: long ASCII runs through the SIMD kernel,
+/// everything else 16 bytes at a time through `map` (one table load and store per byte,
+/// no branch on the byte), as far as the output surely has room. Returns the bytes
+/// consumed; stops before an error byte.
+#[inline(always)]
+pub(crate) fn fast_byte_map<S: Sink>(src: &[u8], dst: &mut S, map: &ByteMap<'_>) -> usize {
+    let is_error = |b: u8| map.utf8.get(usize::from(b)).is_none_or(|&e| e == 0);
+    let mut i = 0usize;
+    loop {
+        let rest = src.get(i..).unwrap_or_default();
+        if starts_with_ascii_run(rest) {
+            let n = dst.copy_ascii(rest);
+            if n == 0 {
+                return i; // no room
+            }
+            i = i.saturating_add(n);
+            continue;
+        }
+        let block = rest.get(..rest.len().min(16)).unwrap_or_default();
+        // Errors first (rare: one OR per byte rules them out), so that only valid bytes
+        // are written.
+        let valid = if block.iter().fold(false, |acc, &b| acc | is_error(b)) {
+            block
+                .iter()
+                .position(|&b| is_error(b))
+                .unwrap_or(block.len())
+        } else {
+            block.len()
+        };
+        let written = dst.push_byte_map_run(block.get(..valid).unwrap_or_default(), map);
+        i = i.saturating_add(written);
+        if written < block.len() || block.is_empty() {
+            return i; // an error, no more room, or the end
+        }
+    }
 }
 
 /// The fast loop shared by the ASCII-compatible multi-byte decoders: ASCII runs in bulk,

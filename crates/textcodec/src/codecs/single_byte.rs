@@ -11,7 +11,7 @@
 
 use super::{DecodeKernel, EncodeKernel, Encoded, Step};
 use crate::index::SingleByteIndex;
-use crate::simd::sink::Sink;
+use crate::simd::sink::{ByteMap, Sink};
 
 /// The single-byte decoder (stateless but for its index).
 #[derive(Clone, Copy)]
@@ -54,42 +54,12 @@ impl DecodeKernel for SingleByteDecoder {
     }
 
     #[inline]
-    // Hot loop. Bounds: `i <= src.len()` always: `copy_ascii` returns at most the length of
-    // the slice it is given (`src[i..]`), and `i += 1` follows `src.get(i)` finding a byte.
-    // So the slice cannot panic and the additions cannot overflow.
-    #[allow(clippy::indexing_slicing, clippy::arithmetic_side_effects)]
     fn fast<S: Sink>(&mut self, src: &[u8], dst: &mut S) -> usize {
-        let mut i = 0;
-        while let Some(&byte) = src.get(i) {
-            if byte < 0x80 {
-                // A lone ASCII byte (a space between words) is written inline; only a run
-                // of two or more enters the bulk ASCII kernel, whose call costs more than a
-                // table lookup in mostly non-ASCII text.
-                if src.get(i + 1).is_some_and(|&next| next < 0x80) {
-                    let n = dst.copy_ascii(&src[i..]);
-                    if n == 0 {
-                        return i; // out of room
-                    }
-                    i += n;
-                    continue;
-                }
-                if dst.room() == 0 {
-                    return i;
-                }
-                dst.push_bmp(u16::from(byte));
-                i += 1;
-                continue;
-            }
-            let Some(cp) = self.index.code_point(byte) else {
-                return i; // an error: the handler reports it
-            };
-            if dst.room() < S::units(super::scalar(u32::from(cp))) {
-                return i;
-            }
-            dst.push_bmp(cp);
-            i += 1;
-        }
-        i
+        let map = ByteMap {
+            units: &self.index.decode,
+            utf8: &self.index.utf8,
+        };
+        super::fast_byte_map(src, dst, &map)
     }
 }
 

@@ -9,7 +9,7 @@
 )]
 
 use super::{DecodeKernel, EncodeKernel, Encoded, Step};
-use crate::simd::sink::Sink;
+use crate::simd::sink::{ByteMap, Sink};
 
 /// x-user-defined's decoder (stateless).
 #[derive(Clone, Copy, Debug, Default)]
@@ -18,12 +18,12 @@ pub(crate) struct XUserDefinedDecoder;
 #[inline(always)]
 // Bounds: the else branch has byte ≥ 0x80, so 0xF780 + byte − 0x80 ≤ 0xF7FF.
 #[allow(clippy::arithmetic_side_effects)]
-fn decode_byte(byte: u8) -> u16 {
+const fn decode_byte(byte: u8) -> u16 {
     if byte < 0x80 {
-        u16::from(byte)
+        byte as u16
     } else {
         // Step 3: 0xF780 + byte − 0x80.
-        0xF780 + u16::from(byte) - 0x80
+        0xF780 + byte as u16 - 0x80
     }
 }
 
@@ -41,33 +41,39 @@ impl DecodeKernel for XUserDefinedDecoder {
     }
 
     #[inline]
-    // Hot loop. Bounds: `i <= src.len()` always: `copy_ascii` returns at most the length of
-    // the slice it is given (`src[i..]`), and `i += 1` follows `src.get(i)` finding a byte.
-    // So the slice cannot panic and the additions cannot overflow.
-    #[allow(clippy::indexing_slicing, clippy::arithmetic_side_effects)]
     fn fast<S: Sink>(&mut self, src: &[u8], dst: &mut S) -> usize {
-        let mut i = 0;
-        while let Some(&byte) = src.get(i) {
-            // Runs of two or more ASCII bytes go to the bulk kernel; everything else is a
-            // one-to-one mapping done inline (every byte is valid in x-user-defined).
-            if byte < 0x80 && src.get(i + 1).is_some_and(|&next| next < 0x80) {
-                let n = dst.copy_ascii(&src[i..]);
-                if n == 0 {
-                    return i; // out of room
-                }
-                i += n;
-                continue;
-            }
-            let unit = decode_byte(byte);
-            if dst.room() < S::units(super::scalar(u32::from(unit))) {
-                return i;
-            }
-            dst.push_bmp(unit);
-            i += 1;
+        if S::IS_UTF16 {
+            // Every byte is valid, and the mapping is arithmetic: one pass over everything
+            // that fits, in a loop the compiler vectorises (ASCII included).
+            dst.push_bmp_run(src, decode_byte)
+        } else {
+            super::fast_byte_map(
+                src,
+                dst,
+                &ByteMap {
+                    units: &DECODE_UNITS,
+                    utf8: &DECODE_UTF8,
+                },
+            )
         }
-        i
     }
 }
+
+/// `decode_byte` for every byte (never 0: every byte is valid).
+// Bounds: `b < 256`, the table's length (evaluated at compile time).
+#[allow(clippy::indexing_slicing, clippy::arithmetic_side_effects)]
+static DECODE_UNITS: [u16; 256] = {
+    let mut table = [0u16; 256];
+    let mut b = 0;
+    while b < 256 {
+        table[b] = decode_byte(b as u8);
+        b += 1;
+    }
+    table
+};
+
+/// The same as UTF-8 bytes.
+static DECODE_UTF8: [u32; 256] = crate::simd::sink::utf8_table(&DECODE_UNITS);
 
 /// x-user-defined's encoder.
 #[derive(Clone, Copy, Debug, Default)]

@@ -27,8 +27,11 @@ pub(crate) use generated::single_byte;
 
 /// One *index single-byte* in both directions.
 pub(crate) struct SingleByteIndex {
-    /// byte − 0x80 → code point; 0 where the index has no entry.
-    pub(crate) decode: [u16; 128],
+    /// byte → code point: ASCII bytes to themselves, bytes ≥ 0x80 to *index code point*
+    /// of byte − 0x80, 0 where the index has no entry.
+    pub(crate) decode: [u16; 256],
+    /// byte → its code point's UTF-8 bytes, packed (see [`crate::simd::sink::utf8_table`]).
+    pub(crate) utf8: [u32; 256],
     /// code point >> 8 → page number in `pages` (page 0 is empty).
     pub(crate) page_of: [u8; 256],
     /// code point & 0xFF → byte (0 = not encodable).
@@ -36,11 +39,26 @@ pub(crate) struct SingleByteIndex {
 }
 
 impl SingleByteIndex {
+    /// The index with its UTF-8 table derived at compile time (the generated tables call
+    /// this; `decode` is the only decoding data written out).
+    pub(crate) const fn new(
+        decode: [u16; 256],
+        page_of: [u8; 256],
+        pages: &'static [[u8; 256]],
+    ) -> SingleByteIndex {
+        SingleByteIndex {
+            decode,
+            utf8: crate::simd::sink::utf8_table(&decode),
+            page_of,
+            pages,
+        }
+    }
+
     /// The *index code point* for `byte` − 0x80, or `None`. `byte` must be ≥ 0x80.
     #[inline(always)]
     pub(crate) fn code_point(&self, byte: u8) -> Option<u16> {
-        // `byte & 0x7F` < 128 = the table's length: `get` compiles to no check.
-        match self.decode.get(usize::from(byte & 0x7F)) {
+        // A `u8` indexes the 256 entries: `get` compiles to no check.
+        match self.decode.get(usize::from(byte)) {
             Some(&0) | None => None,
             Some(&cp) => Some(cp),
         }

@@ -16,6 +16,9 @@ use alloc::string::String;
 
 /// The output side of a decoder, in code units (bytes for UTF-8, `u16` for UTF-16).
 pub(crate) trait Sink {
+    /// Whether this sink writes UTF-16 (else UTF-8): lets a kernel pick, at compile time,
+    /// the loop that suits the output form.
+    const IS_UTF16: bool;
     /// Free space, in code units.
     fn room(&self) -> usize;
     /// Code units written so far.
@@ -29,6 +32,17 @@ pub(crate) trait Sink {
     fn push_bmp(&mut self, c: u16) {
         self.push(char::from_u32(u32::from(c)).unwrap_or('\u{FFFD}'));
     }
+    /// How many BMP code points surely fit (a BMP code point is at most three bytes of
+    /// UTF-8, one unit of UTF-16).
+    fn bmp_room(&self) -> usize;
+    /// Writes `map(b)` for each byte of `src` (BMP code points, not surrogates: a
+    /// surrogate becomes U+FFFD) as far as they surely fit (at most `bmp_room()`); returns
+    /// how many were written. For UTF-16 a loop the compiler can vectorise.
+    fn push_bmp_run(&mut self, src: &[u8], map: impl Fn(u8) -> u16) -> usize;
+    /// Writes `map`'s code point for each byte of `src` (none of them an error byte) as far
+    /// as they surely fit (at most `bmp_room()`); returns how many were written. One table
+    /// load and one store per byte, in either encoding form.
+    fn push_byte_map_run(&mut self, src: &[u8], map: &ByteMap<'_>) -> usize;
     /// Copies the longest all-ASCII prefix of `src` that fits; returns its length.
     fn copy_ascii(&mut self, src: &[u8]) -> usize;
     /// Copies as much of the valid UTF-8 `src` as fits, ending on a character boundary;
@@ -70,27 +84,144 @@ fn for_valid_utf8_chunks(src: &[u8], mut take: impl FnMut(&str) -> usize) -> usi
     }
 }
 
+/// A byte → code point mapping in both output forms (single-byte and x-user-defined
+/// decoding).
+pub(crate) struct ByteMap<'a> {
+    /// byte → UTF-16 code unit (BMP); 0 for an error byte (never byte 0).
+    pub(crate) units: &'a [u16; 256],
+    /// byte → UTF-8 bytes packed little-endian in the low 24 bits, their count in the top
+    /// 8 bits; 0 for an error byte. Built by [`utf8_table`].
+    pub(crate) utf8: &'a [u32; 256],
+}
+
+/// The [`ByteMap::utf8`] table for a [`ByteMap::units`] table, at compile time. A unit of
+/// 0 for a byte other than 0 is an error and stays 0; surrogates (never in the indexes)
+/// would become U+FFFD.
+// Bounds: `b < 256`, the tables' length; the arithmetic is on values below 0x10000.
+#[allow(clippy::indexing_slicing, clippy::arithmetic_side_effects)]
+pub(crate) const fn utf8_table(units: &[u16; 256]) -> [u32; 256] {
+    let mut table = [0u32; 256];
+    let mut b = 0;
+    while b < 256 {
+        let u = units[b];
+        if u != 0 || b == 0 {
+            let c = if (u & 0xF800) == 0xD800 {
+                0xFFFD
+            } else {
+                u as u32
+            };
+            table[b] = if c < 0x80 {
+                c | (1 << 24)
+            } else if c < 0x800 {
+                (0xC0 | (c >> 6)) | ((0x80 | (c & 0x3F)) << 8) | (2 << 24)
+            } else {
+                (0xE0 | (c >> 12))
+                    | ((0x80 | ((c >> 6) & 0x3F)) << 8)
+                    | ((0x80 | (c & 0x3F)) << 16)
+                    | (3 << 24)
+            };
+        }
+        b += 1;
+    }
+    table
+}
+
 /// A UTF-8 output buffer. See the module docs for its invariant.
 pub(crate) struct Utf8Sink<'a> {
     buf: &'a mut [u8],
     pos: usize,
+    /// End of the bytes the run methods may have written past `pos` (three- and four-byte
+    /// stores for shorter characters): scratch, repaired by `write_into_str`'s guard.
+    scratch_end: usize,
 }
 
 impl<'a> Utf8Sink<'a> {
     /// A sink over `buf`; whatever `buf` held is overwritten from the start.
     pub(crate) fn new(buf: &'a mut [u8]) -> Self {
-        Utf8Sink { buf, pos: 0 }
+        Utf8Sink {
+            buf,
+            pos: 0,
+            scratch_end: 0,
+        }
     }
+}
+
+/// The UTF-8 bytes of a BMP code point (a surrogate becomes U+FFFD), packed little-endian
+/// with zeros above them, and their count: computed without branches on the length.
+#[inline(always)]
+// Bounds: the length is 1 + two booleans, at most 3.
+#[allow(clippy::arithmetic_side_effects)]
+fn utf8_of_bmp(u: u16) -> (u32, usize) {
+    let c = u32::from(if (u & 0xF800) == 0xD800 { 0xFFFD } else { u });
+    let one = c;
+    let two = (0xC0 | (c >> 6)) | ((0x80 | (c & 0x3F)) << 8);
+    let three =
+        (0xE0 | (c >> 12)) | ((0x80 | ((c >> 6) & 0x3F)) << 8) | ((0x80 | (c & 0x3F)) << 16);
+    let len = 1 + usize::from(c >= 0x80) + usize::from(c >= 0x800);
+    let packed = if c < 0x80 {
+        one
+    } else if c < 0x800 {
+        two
+    } else {
+        three
+    };
+    (packed, len)
 }
 
 // The sink's bounds invariant: `pos <= buf.len()` (it starts at 0 and only ever advances by
 // what was written into `buf[pos..]`).
 impl Sink for Utf8Sink<'_> {
+    const IS_UTF16: bool = false;
     // Hot path. Bounds: `pos <= buf.len()`.
     #[inline(always)]
     #[allow(clippy::arithmetic_side_effects)]
     fn room(&self) -> usize {
         self.buf.len() - self.pos
+    }
+    #[inline(always)]
+    fn bmp_room(&self) -> usize {
+        self.room() / 3
+    }
+    // Hot path. Bounds: `n` characters of at most three bytes each fit in the room, so
+    // every three-byte store at `pos` is within `buf` (the room left is at least three
+    // bytes per character still to write).
+    #[inline(always)]
+    #[allow(clippy::indexing_slicing, clippy::arithmetic_side_effects)]
+    fn push_bmp_run(&mut self, src: &[u8], map: impl Fn(u8) -> u16) -> usize {
+        let n = src.len().min(self.bmp_room());
+        let mut pos = self.pos;
+        for &b in &src[..n] {
+            let (packed, len) = utf8_of_bmp(map(b));
+            // Three bytes are stored whatever the length: the zeros past a shorter
+            // character are overwritten by the next one, or stay as scratch.
+            self.buf[pos..pos + 3].copy_from_slice(&packed.to_le_bytes()[..3]);
+            pos += len;
+        }
+        if n > 0 {
+            self.scratch_end = self.scratch_end.max(pos + 2);
+        }
+        self.pos = pos;
+        n
+    }
+    // Hot path. Bounds: each character takes at most three bytes and one more byte of room
+    // is kept, so every four-byte store at `pos` is within `buf`.
+    #[inline(always)]
+    #[allow(clippy::indexing_slicing, clippy::arithmetic_side_effects)]
+    fn push_byte_map_run(&mut self, src: &[u8], map: &ByteMap<'_>) -> usize {
+        let n = src.len().min(self.room().saturating_sub(1) / 3);
+        let mut pos = self.pos;
+        for &b in &src[..n] {
+            let entry = map.utf8[usize::from(b)];
+            // Four bytes stored (the top one is the length): what lies past the character
+            // is overwritten by the next one, or stays as scratch.
+            self.buf[pos..pos + 4].copy_from_slice(&entry.to_le_bytes());
+            pos += (entry >> 24) as usize;
+        }
+        if n > 0 {
+            self.scratch_end = self.scratch_end.max(pos + 3);
+        }
+        self.pos = pos;
+        n
     }
     #[inline(always)]
     fn written(&self) -> usize {
@@ -206,11 +337,41 @@ impl<'a> Utf16Sink<'a> {
 // The sink's bounds invariant: `pos <= buf.len()` (it starts at 0 and only ever advances by
 // what was written into `buf[pos..]`).
 impl Sink for Utf16Sink<'_> {
+    const IS_UTF16: bool = true;
     // Hot path. Bounds: `pos <= buf.len()`.
     #[inline(always)]
     #[allow(clippy::arithmetic_side_effects)]
     fn room(&self) -> usize {
         self.buf.len() - self.pos
+    }
+    #[inline(always)]
+    fn bmp_room(&self) -> usize {
+        self.room()
+    }
+    // Hot path. Bounds: `n` is at most the room, so `buf[pos..pos + n]` exists and `pos`
+    // stays at most `buf.len()`.
+    #[inline(always)]
+    #[allow(clippy::indexing_slicing, clippy::arithmetic_side_effects)]
+    fn push_bmp_run(&mut self, src: &[u8], map: impl Fn(u8) -> u16) -> usize {
+        let n = src.len().min(self.room());
+        for (slot, &b) in self.buf[self.pos..self.pos + n].iter_mut().zip(&src[..n]) {
+            let u = map(b);
+            // Never produced by the decoders (their tables hold scalar values only).
+            *slot = if (u & 0xF800) == 0xD800 { 0xFFFD } else { u };
+        }
+        self.pos += n;
+        n
+    }
+    // Hot path. Bounds: as `push_bmp_run`.
+    #[inline(always)]
+    #[allow(clippy::indexing_slicing, clippy::arithmetic_side_effects)]
+    fn push_byte_map_run(&mut self, src: &[u8], map: &ByteMap<'_>) -> usize {
+        let n = src.len().min(self.room());
+        for (slot, &b) in self.buf[self.pos..self.pos + n].iter_mut().zip(&src[..n]) {
+            *slot = map.units[usize::from(b)];
+        }
+        self.pos += n;
+        n
     }
     #[inline(always)]
     fn written(&self) -> usize {
@@ -325,7 +486,14 @@ pub(crate) fn write_into_str<R>(
     impl Drop for TailGuard<'_> {
         fn drop(&mut self) {
             // `pos <= buf.len()` (the sink's invariant): the bytes after the written ones.
-            if let Some(after) = self.sink.buf.get_mut(self.sink.pos..) {
+            // First the scratch bytes of the run methods' wide stores (set to 0), then any
+            // orphaned continuation bytes of the str's earlier content.
+            let pos = self.sink.pos;
+            let scratch_end = self.sink.scratch_end.clamp(pos, self.sink.buf.len());
+            if let Some(scratch) = self.sink.buf.get_mut(pos..scratch_end) {
+                scratch.fill(0);
+            }
+            if let Some(after) = self.sink.buf.get_mut(scratch_end..) {
                 for b in after.iter_mut().take_while(|b| (**b & 0xC0) == 0x80) {
                     *b = 0;
                 }
@@ -333,9 +501,11 @@ pub(crate) fn write_into_str<R>(
         }
     }
     // SAFETY: writes go through a `Utf8Sink` (whole UTF-8 sequences only, each completed
-    // before the next begins). The bytes after `written` were valid UTF-8 before; if
-    // `written` split one of their characters, `TailGuard` zeroes the orphaned continuation
-    // bytes (ASCII NUL) on every exit path, so the str is valid UTF-8 when the borrow ends.
+    // before the next begins, plus at most three scratch bytes past the last one, which
+    // `scratch_end` covers). The bytes after `written` were valid UTF-8 before;
+    // `TailGuard` zeroes the scratch bytes and, if the writes split one of the old
+    // characters, its orphaned continuation bytes (ASCII NUL), on every exit path, so the
+    // str is valid UTF-8 when the borrow ends.
     let bytes = unsafe { dst.as_bytes_mut() };
     let mut guard = TailGuard {
         sink: Utf8Sink::new(bytes),
