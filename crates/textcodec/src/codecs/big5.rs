@@ -97,7 +97,7 @@ impl DecodeKernel for Big5Decoder {
             [lead @ 0x81..=0xFE, trail, ..] => {
                 // The two-code-point pointers are left to the handler.
                 let cp = index::big5_code_point(pointer(lead, trail)?)?;
-                Some((scalar(cp), 2))
+                Some((cp, 2))
             }
             _ => None,
         })

@@ -92,14 +92,14 @@ impl DecodeKernel for EucJpDecoder {
     #[inline]
     fn fast<S: Sink>(&mut self, src: &[u8], dst: &mut S) -> usize {
         fast_multi_byte(src, dst, |s| match *s {
-            [0x8E, kana @ 0xA1..=0xDF, ..] => Some((scalar(0xFF61 - 0xA1 + u32::from(kana)), 2)),
+            [0x8E, kana @ 0xA1..=0xDF, ..] => Some((0xFF61 - 0xA1 + u32::from(kana), 2)),
             [0x8F, lead @ 0xA1..=0xFE, trail @ 0xA1..=0xFE, ..] => {
                 let cp = index::jis0212_code_point(pointer(lead, trail))?;
-                Some((scalar(u32::from(cp)), 3))
+                Some((u32::from(cp), 3))
             }
             [lead @ 0xA1..=0xFE, trail @ 0xA1..=0xFE, ..] => {
                 let cp = index::jis0208_code_point(pointer(lead, trail))?;
-                Some((scalar(u32::from(cp)), 2))
+                Some((u32::from(cp), 2))
             }
             _ => None,
         })

@@ -74,7 +74,7 @@ impl DecodeKernel for EucKrDecoder {
         fast_multi_byte(src, dst, |s| match *s {
             [lead @ 0x81..=0xFE, trail, ..] => {
                 let cp = index::euc_kr_code_point(pointer(lead, trail)?)?;
-                Some((scalar(u32::from(cp)), 2))
+                Some((u32::from(cp), 2))
             }
             _ => None,
         })

@@ -136,17 +136,17 @@ impl DecodeKernel for Gb18030Decoder {
     #[inline]
     fn fast<S: Sink>(&mut self, src: &[u8], dst: &mut S) -> usize {
         fast_multi_byte(src, dst, |s| match *s {
-            [0x80, ..] => Some(('\u{20AC}', 1)),
+            [0x80, ..] => Some((0x20AC, 1)),
             [lead @ 0x81..=0xFE, second @ 0x30..=0x39, third @ 0x81..=0xFE, fourth @ 0x30..=0x39, ..] =>
             {
                 let cp = index::gb18030_ranges_code_point(four_byte_pointer(
                     lead, second, third, fourth,
                 ))?;
-                Some((scalar(cp), 4))
+                Some((cp, 4))
             }
             [lead @ 0x81..=0xFE, trail, ..] => {
                 let cp = index::gb18030_code_point(two_byte_pointer(lead, trail)?)?;
-                Some((scalar(u32::from(cp)), 2))
+                Some((u32::from(cp), 2))
             }
             _ => None,
         })

@@ -396,26 +396,29 @@ pub(crate) fn fast_byte_map<S: Sink>(src: &[u8], dst: &mut S, map: &ByteMap<'_>)
     }
 }
 
-/// The fast loop shared by the ASCII-compatible multi-byte decoders: ASCII runs in bulk,
-/// then `sequence(rest)` for one complete, valid non-ASCII sequence at the start of `rest`
-/// (`None` hands the rest to the handler). Returns the bytes consumed.
+/// The fast loop shared by the ASCII-compatible multi-byte decoders: ASCII runs of 16
+/// bytes or more in bulk, shorter ones inline, then `sequence(rest)` for one complete,
+/// valid non-ASCII sequence at the start of `rest`: its code point (a scalar value, as the
+/// indexes and the Standard's arithmetic give) and length; `None` hands the rest to the
+/// handler.
+/// Returns the bytes consumed.
 #[inline(always)]
 // Hot loop. Bounds: `i <= src.len()` always: `copy_ascii` consumes at most the slice it
-// is given (`src[i..]`) and `sequence` returns a length within its input, so the slices
-// cannot panic and `i` (at most `src.len()` ≤ isize::MAX) cannot overflow.
+// is given (`src[i..]`), a lone ASCII byte is one found by `get`, and `sequence` returns a
+// length within its input; so the slices cannot panic and `i` (at most `src.len()` ≤
+// isize::MAX) cannot overflow.
 #[allow(clippy::indexing_slicing, clippy::arithmetic_side_effects)]
 pub(crate) fn fast_multi_byte<S: Sink>(
     src: &[u8],
     dst: &mut S,
-    sequence: impl Fn(&[u8]) -> Option<(char, usize)>,
+    sequence: impl Fn(&[u8]) -> Option<(u32, usize)>,
 ) -> usize {
     let mut i = 0;
     while let Some(&byte) = src.get(i) {
         if byte < 0x80 {
-            // Runs of two or more ASCII bytes go to the bulk kernel; a lone one (a space or
-            // punctuation between CJK characters) is written inline, which is cheaper than
-            // entering the kernel.
-            if src.get(i + 1).is_some_and(|&next| next < 0x80) {
+            // Long runs (markup, Latin text) go to the SIMD kernel; short ones (spaces and
+            // punctuation between CJK characters) are cheaper inline than its call.
+            if starts_with_ascii_run(&src[i..]) {
                 let n = dst.copy_ascii(&src[i..]);
                 if n == 0 {
                     break; // no room
@@ -430,18 +433,23 @@ pub(crate) fn fast_multi_byte<S: Sink>(
             }
             continue;
         }
-        let Some((c, len)) = sequence(&src[i..]) else {
+        let Some((code_point, len)) = sequence(&src[i..]) else {
             break;
         };
-        // Four units always fit any character; only near the end of the buffer is the
-        // exact size needed.
-        if dst.room() < 4 && dst.room() < S::units(c) {
-            break;
-        }
-        // Index code points are BMP but for Big5's plane-2 ones: write them as `u16`.
-        match u16::try_from(u32::from(c)) {
-            Ok(bmp) => dst.push_bmp(bmp),
-            Err(_) => dst.push(c),
+        // Index code points are BMP (written as `u16`, no `char` checks) but for Big5's
+        // plane-2 ones and gb18030's four-byte ones. Four units fit any character; only
+        // near the end of the buffer is the exact size needed.
+        if let Ok(bmp) = u16::try_from(code_point) {
+            if dst.room() < 4 && dst.room() < S::units(scalar(code_point)) {
+                break;
+            }
+            dst.push_bmp(bmp);
+        } else {
+            let c = scalar(code_point);
+            if dst.room() < S::units(c) {
+                break;
+            }
+            dst.push(c);
         }
         i += len;
     }

@@ -90,10 +90,10 @@ impl DecodeKernel for ShiftJisDecoder {
     #[inline]
     fn fast<S: Sink>(&mut self, src: &[u8], dst: &mut S) -> usize {
         fast_multi_byte(src, dst, |s| match *s {
-            [0x80, ..] => Some(('\u{80}', 1)),
-            [kana @ 0xA1..=0xDF, ..] => Some((scalar(0xFF61 - 0xA1 + u32::from(kana)), 1)),
+            [0x80, ..] => Some((0x80, 1)),
+            [kana @ 0xA1..=0xDF, ..] => Some((0xFF61 - 0xA1 + u32::from(kana), 1)),
             [lead @ (0x81..=0x9F | 0xE0..=0xFC), trail, ..] => {
-                Some((scalar(code_point(pointer(lead, trail)?)?), 2))
+                Some((code_point(pointer(lead, trail)?)?, 2))
             }
             _ => None,
         })
