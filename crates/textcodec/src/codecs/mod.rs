@@ -359,17 +359,45 @@ pub(crate) fn starts_with_ascii_run(src: &[u8]) -> bool {
     }
 }
 
-/// The fast loop of the single-byte decoders: long ASCII runs through the SIMD kernel,
+/// How many of the 16 bytes of `block` are not ASCII (16 if `block` is shorter: the dense
+/// path handles the end of the input).
+#[inline(always)]
+fn non_ascii_in_16(block: &[u8]) -> u32 {
+    let mut word = [0u8; 16];
+    match block.get(..16) {
+        Some(head) => {
+            word.copy_from_slice(head);
+            (u128::from_le_bytes(word) & 0x8080_8080_8080_8080_8080_8080_8080_8080).count_ones()
+        }
+        None => 16,
+    }
+}
+
+/// Whether `src` starts with 8 ASCII bytes.
+#[inline(always)]
+fn starts_with_8_ascii(src: &[u8]) -> bool {
+    match src.get(..8) {
+        Some(head) => {
+            let mut word = [0u8; 8];
+            word.copy_from_slice(head);
+            u64::from_le_bytes(word) & 0x8080_8080_8080_8080 == 0
+        }
+        None => false,
+    }
+}
+
+/// The fast loop of the single-byte decoders: ASCII runs through the SIMD kernel,
 /// everything else 16 bytes at a time through `map` (one table load and store per byte,
 /// no branch on the byte), as far as the output surely has room. Returns the bytes
 /// consumed; stops before an error byte.
 #[inline(always)]
 pub(crate) fn fast_byte_map<S: Sink>(src: &[u8], dst: &mut S, map: &ByteMap<'_>) -> usize {
-    let is_error = |b: u8| map.utf8.get(usize::from(b)).is_none_or(|&e| e == 0);
     let mut i = 0usize;
     loop {
         let rest = src.get(i..).unwrap_or_default();
-        if starts_with_ascii_run(rest) {
+        // Runs of 8 ASCII bytes or more (words of Latin-script text, markup) go to the
+        // SIMD kernel; shorter ones are mapped with the rest.
+        if starts_with_8_ascii(rest) {
             let n = dst.copy_ascii(rest);
             if n == 0 {
                 return i; // no room
@@ -378,17 +406,22 @@ pub(crate) fn fast_byte_map<S: Sink>(src: &[u8], dst: &mut S, map: &ByteMap<'_>)
             continue;
         }
         let block = rest.get(..rest.len().min(16)).unwrap_or_default();
-        // Errors first (rare: one OR per byte rules them out), so that only valid bytes
-        // are written.
-        let valid = if block.iter().fold(false, |acc, &b| acc | is_error(b)) {
-            block
-                .iter()
-                .position(|&b| is_error(b))
-                .unwrap_or(block.len())
-        } else {
-            block.len()
-        };
-        let written = dst.push_byte_map_run(block.get(..valid).unwrap_or_default(), map);
+        if non_ascii_in_16(block) <= 2 {
+            // Sparse non-ASCII (Latin-script text): the ASCII bytes through the SIMD kernel,
+            // each non-ASCII byte alone through the table.
+            let first = block.first().copied().unwrap_or(0);
+            let n = if first < 0x80 {
+                dst.copy_ascii(rest)
+            } else {
+                dst.push_byte_map_run(block.get(..1).unwrap_or_default(), map)
+            };
+            if n == 0 {
+                return i; // no room, or an error byte
+            }
+            i = i.saturating_add(n);
+            continue;
+        }
+        let written = dst.push_byte_map_run(block, map);
         i = i.saturating_add(written);
         if written < block.len() || block.is_empty() {
             return i; // an error, no more room, or the end

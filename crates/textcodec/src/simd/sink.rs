@@ -39,9 +39,11 @@ pub(crate) trait Sink {
     /// surrogate becomes U+FFFD) as far as they surely fit (at most `bmp_room()`); returns
     /// how many were written. For UTF-16 a loop the compiler can vectorise.
     fn push_bmp_run(&mut self, src: &[u8], map: impl Fn(u8) -> u16) -> usize;
-    /// Writes `map`'s code point for each byte of `src` (none of them an error byte) as far
-    /// as they surely fit (at most `bmp_room()`); returns how many were written. One table
-    /// load and one store per byte, in either encoding form.
+    /// Writes `map`'s code point for each byte of `src` as far as they surely fit (at most
+    /// `bmp_room()`) and up to the first error byte; returns how many were written. One
+    /// table load and one store per byte, in either encoding form: errors are rare, so the
+    /// bytes are written first and an error found on the way only moves the end back
+    /// (what lies past it is scratch).
     fn push_byte_map_run(&mut self, src: &[u8], map: &ByteMap<'_>) -> usize;
     /// Copies the longest all-ASCII prefix of `src` that fits; returns its length.
     fn copy_ascii(&mut self, src: &[u8]) -> usize;
@@ -209,19 +211,36 @@ impl Sink for Utf8Sink<'_> {
     #[allow(clippy::indexing_slicing, clippy::arithmetic_side_effects)]
     fn push_byte_map_run(&mut self, src: &[u8], map: &ByteMap<'_>) -> usize {
         let n = src.len().min(self.room().saturating_sub(1) / 3);
-        let mut pos = self.pos;
+        let start = self.pos;
+        let mut pos = start;
+        let mut error = false;
         for &b in &src[..n] {
             let entry = map.utf8[usize::from(b)];
-            // Four bytes stored (the top one is the length): what lies past the character
-            // is overwritten by the next one, or stays as scratch.
+            // Four bytes stored (the top one is the length, 0 for an error): what lies past
+            // the character is overwritten by the next one, or stays as scratch.
             self.buf[pos..pos + 4].copy_from_slice(&entry.to_le_bytes());
             pos += (entry >> 24) as usize;
+            error |= entry == 0;
         }
         if n > 0 {
-            self.scratch_end = self.scratch_end.max(pos + 3);
+            // The last store ended at most four bytes past `pos`.
+            self.scratch_end = self.scratch_end.max(pos + 4);
         }
-        self.pos = pos;
-        n
+        if !error {
+            self.pos = pos;
+            return n;
+        }
+        // Rare: keep the characters before the first error (already written).
+        let valid = src[..n]
+            .iter()
+            .position(|&b| map.utf8[usize::from(b)] == 0)
+            .unwrap_or(n);
+        self.pos = start
+            + src[..valid]
+                .iter()
+                .map(|&b| (map.utf8[usize::from(b)] >> 24) as usize)
+                .sum::<usize>();
+        valid
     }
     #[inline(always)]
     fn written(&self) -> usize {
@@ -367,11 +386,24 @@ impl Sink for Utf16Sink<'_> {
     #[allow(clippy::indexing_slicing, clippy::arithmetic_side_effects)]
     fn push_byte_map_run(&mut self, src: &[u8], map: &ByteMap<'_>) -> usize {
         let n = src.len().min(self.room());
+        let mut error = false;
         for (slot, &b) in self.buf[self.pos..self.pos + n].iter_mut().zip(&src[..n]) {
-            *slot = map.units[usize::from(b)];
+            let unit = map.units[usize::from(b)];
+            *slot = unit;
+            // A unit of 0 is an error but for byte 0.
+            error |= (unit == 0) & (b != 0);
         }
-        self.pos += n;
-        n
+        // Rare: keep the units before the first error (what follows is scratch).
+        let valid = if error {
+            src[..n]
+                .iter()
+                .position(|&b| b != 0 && map.units[usize::from(b)] == 0)
+                .unwrap_or(n)
+        } else {
+            n
+        };
+        self.pos += valid;
+        valid
     }
     #[inline(always)]
     fn written(&self) -> usize {
