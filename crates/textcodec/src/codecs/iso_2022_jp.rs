@@ -192,13 +192,10 @@ impl DecodeKernel for Iso2022JpDecoder {
         let mut i = 0;
         match self.state {
             State::Ascii => {
-                while let Some(&b) = src.get(i) {
-                    if b >= 0x80 || matches!(b, 0x0E | 0x0F | 0x1B) || dst.room() == 0 {
-                        break;
-                    }
-                    dst.push_bmp(u16::from(b));
-                    i += 1;
-                }
+                // Steps for the ASCII state: every byte but ESC, SO, SI and ≥ 0x80 is
+                // itself; the run up to the first of those goes to the SIMD kernel.
+                let run = plain_ascii_prefix(src);
+                i = dst.copy_ascii(src.get(..run).unwrap_or_default());
             }
             State::LeadingByte => {
                 while let Some(&[lead @ 0x21..=0x7E, trail @ 0x21..=0x7E, ..]) = src.get(i..) {

@@ -547,3 +547,69 @@ pub(crate) fn write_into_str<R>(
     drop(guard);
     (result, written)
 }
+
+#[cfg(test)]
+#[allow(clippy::indexing_slicing, clippy::unwrap_used)]
+mod tests {
+    use super::*;
+    use alloc::string::ToString;
+
+    /// A byte map with one error byte (0xFF) and one-, two- and three-byte characters.
+    fn map_tables() -> ([u16; 256], [u32; 256]) {
+        let mut units = [0u16; 256];
+        for (b, u) in units.iter_mut().enumerate() {
+            *u = match b {
+                0..=0x7F => b as u16,
+                0x80..=0xBF => 0x0400 + b as u16, // two bytes of UTF-8
+                0xC0..=0xFE => 0x3000 + b as u16, // three bytes
+                _ => 0,                           // 0xFF: an error
+            };
+        }
+        let utf8 = utf8_table(&units);
+        (units, utf8)
+    }
+
+    /// The run methods store past what they report; through `write_into_str` the buffer
+    /// must stay valid UTF-8 and hold exactly the decoded prefix, whatever it held before.
+    /// Small enough for Miri, which checks the `unsafe` adapters' bounds and initialisation.
+    #[test]
+    fn run_methods_keep_str_and_string_valid() {
+        let (units, utf8) = map_tables();
+        let map = ByteMap {
+            units: &units,
+            utf8: &utf8,
+        };
+        let input: [u8; 9] = [b'a', 0x80, 0xC0, b'b', 0xC1, 0xFF, b'c', 0x81, 0xC2];
+        let want: String = input[..5]
+            .iter()
+            .map(|&b| char::from_u32(u32::from(units[usize::from(b)])).unwrap())
+            .collect();
+        for fill in ["é", "日", "😀", "ab"] {
+            for size in [4usize, 7, 12, 20] {
+                let mut s = fill.repeat(size.div_ceil(fill.len()));
+                let (n, written) =
+                    write_into_str(s.as_mut_str(), |sink| sink.push_byte_map_run(&input, &map));
+                assert!(core::str::from_utf8(s.as_bytes()).is_ok());
+                // Stops at the error byte (or earlier when out of room).
+                assert!(n <= 5);
+                assert_eq!(&s[..written], &want[..written]);
+                let (n2, written2) = write_into_str(s.as_mut_str(), |sink| {
+                    sink.push_bmp_run(&input[..5], |b| units[usize::from(b)])
+                });
+                assert!(core::str::from_utf8(s.as_bytes()).is_ok());
+                assert!(n2 <= 5);
+                assert_eq!(&s[..written2], &want[..written2]);
+            }
+        }
+        let mut s = "x".to_string();
+        let n = append_to_string(&mut s, 16, |sink| sink.push_byte_map_run(&input, &map));
+        assert_eq!(n, 5);
+        assert_eq!(s, alloc::format!("x{want}"));
+        // UTF-16: the same stop at the error byte.
+        let mut buf = [0u16; 12];
+        let mut sink = Utf16Sink::new(&mut buf);
+        assert_eq!(sink.push_byte_map_run(&input, &map), 5);
+        let expected: alloc::vec::Vec<u16> = want.encode_utf16().collect();
+        assert_eq!(&buf[..5], &expected[..]);
+    }
+}
