@@ -345,18 +345,20 @@ pub(crate) fn encode_bulk_from_utf16<K: EncodeKernel>(
     (read, written)
 }
 
+/// The high bit of each of the first 16 bytes of `src` (non-zero bits = non-ASCII bytes),
+/// or `None` if `src` is shorter.
+#[inline(always)]
+fn non_ascii_bits_16(src: &[u8]) -> Option<u128> {
+    let mut word = [0u8; 16];
+    word.copy_from_slice(src.get(..16)?);
+    Some(u128::from_le_bytes(word) & 0x8080_8080_8080_8080_8080_8080_8080_8080)
+}
+
 /// Whether `src` starts with 16 ASCII bytes: worth the SIMD kernel's call (shorter runs,
 /// such as spaces and punctuation between words, are cheaper inline).
 #[inline(always)]
 pub(crate) fn starts_with_ascii_run(src: &[u8]) -> bool {
-    match src.get(..16) {
-        Some(head) => {
-            let mut word = [0u8; 16];
-            word.copy_from_slice(head);
-            u128::from_le_bytes(word) & 0x8080_8080_8080_8080_8080_8080_8080_8080 == 0
-        }
-        None => false,
-    }
+    non_ascii_bits_16(src) == Some(0)
 }
 
 /// Whether at most two of the first 16 bytes of `block` are not ASCII (false if `block`
@@ -364,16 +366,10 @@ pub(crate) fn starts_with_ascii_run(src: &[u8]) -> bool {
 /// twice instead of counting: baseline x86-64 has no `popcnt` instruction.
 #[inline(always)]
 fn at_most_two_non_ascii_in_16(block: &[u8]) -> bool {
-    let mut word = [0u8; 16];
-    match block.get(..16) {
-        Some(head) => {
-            word.copy_from_slice(head);
-            let high = u128::from_le_bytes(word) & 0x8080_8080_8080_8080_8080_8080_8080_8080;
-            let once = high & high.wrapping_sub(1);
-            once & once.wrapping_sub(1) == 0
-        }
-        None => false,
-    }
+    non_ascii_bits_16(block).is_some_and(|high| {
+        let once = high & high.wrapping_sub(1);
+        once & once.wrapping_sub(1) == 0
+    })
 }
 
 /// Whether `src` starts with 8 ASCII bytes.
