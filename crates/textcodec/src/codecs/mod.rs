@@ -391,7 +391,13 @@ fn starts_with_8_ascii(src: &[u8]) -> bool {
 /// consumed; stops before an error byte.
 #[inline(always)]
 pub(crate) fn fast_byte_map<S: Sink>(src: &[u8], dst: &mut S, map: &ByteMap<'_>) -> usize {
-    let mut i = 0usize;
+    // Where the CPU has a bulk kernel (AVX-512 table permutes), it takes whole blocks up to
+    // the first error byte; the loop below does the rest (everything, elsewhere).
+    let mut i = if src.len() >= crate::simd::byte_map::BLOCK {
+        dst.map_bytes_bulk(src, map)
+    } else {
+        0
+    };
     loop {
         let rest = src.get(i..).unwrap_or_default();
         // Runs of 8 ASCII bytes or more (words of Latin-script text, markup) go to the

@@ -42,19 +42,21 @@ impl DecodeKernel for XUserDefinedDecoder {
 
     #[inline]
     fn fast<S: Sink>(&mut self, src: &[u8], dst: &mut S) -> usize {
+        let map = ByteMap {
+            units: &DECODE_UNITS,
+            utf8: &DECODE_UTF8,
+        };
         if S::IS_UTF16 {
-            // Every byte is valid, and the mapping is arithmetic: one pass over everything
-            // that fits, in a loop the compiler vectorises (ASCII included).
-            dst.push_bmp_run(src, decode_byte)
+            // Every byte is valid, and the mapping is arithmetic: the bulk kernel where the
+            // CPU has one, then one pass over what fits, in a loop the compiler vectorises.
+            let bulk = if src.len() >= crate::simd::byte_map::BLOCK {
+                dst.map_bytes_bulk(src, &map)
+            } else {
+                0
+            };
+            bulk.saturating_add(dst.push_bmp_run(src.get(bulk..).unwrap_or_default(), decode_byte))
         } else {
-            super::fast_byte_map(
-                src,
-                dst,
-                &ByteMap {
-                    units: &DECODE_UNITS,
-                    utf8: &DECODE_UTF8,
-                },
-            )
+            super::fast_byte_map(src, dst, &map)
         }
     }
 }

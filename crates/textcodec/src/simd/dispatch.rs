@@ -33,7 +33,8 @@ pub(crate) enum Kernel {
     /// AVX2 (and SSE4.1/SSSE3, which every AVX2 CPU has).
     #[cfg(target_arch = "x86_64")]
     Avx2(Detected),
-    /// AVX2 plus AVX-512 F/BW/VL/VBMI/VBMI2 and BMI2 (compress-based UTF transcoding).
+    /// AVX2 plus AVX-512 F/BW/VL/VBMI/VBMI2, BMI2 and POPCNT (compress-based UTF
+    /// transcoding; baseline x86-64 has no POPCNT, so `count_ones` needs it enabled).
     #[cfg(target_arch = "x86_64")]
     Avx512(Detected),
 }
@@ -98,6 +99,7 @@ fn avx2_detected() -> bool {
 fn avx512_detected() -> bool {
     avx2_detected()
         && std::is_x86_feature_detected!("bmi2")
+        && std::is_x86_feature_detected!("popcnt")
         && std::is_x86_feature_detected!("avx512f")
         && std::is_x86_feature_detected!("avx512bw")
         && std::is_x86_feature_detected!("avx512vl")
@@ -115,6 +117,7 @@ fn avx512_detected() -> bool {
     cfg!(all(
         target_feature = "avx2",
         target_feature = "bmi2",
+        target_feature = "popcnt",
         target_feature = "avx512f",
         target_feature = "avx512bw",
         target_feature = "avx512vl",

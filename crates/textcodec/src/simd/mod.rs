@@ -5,6 +5,7 @@
 //!   sequences, which lets `String` and `&mut str` outputs skip re-validation soundly.
 //! - [`ascii`]: bulk ASCII scanning, copying, widening and narrowing, the hot loops of every
 //!   ASCII-compatible decoder and encoder.
+//! - [`byte_map`]: single-byte table lookups of 32 bytes at once (AVX-512).
 //! - [`utf8`]: UTF-8 validation (the longest valid prefix) and conversion of valid UTF-8
 //!   to UTF-16.
 //! - [`utf16`]: UTF-16 (units, or bytes in either order) to UTF-8 and to code units,
@@ -24,6 +25,7 @@
 )]
 
 pub(crate) mod ascii;
+pub(crate) mod byte_map;
 pub(crate) mod dispatch;
 pub(crate) mod sink;
 pub(crate) mod utf16;

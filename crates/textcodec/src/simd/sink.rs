@@ -45,6 +45,10 @@ pub(crate) trait Sink {
     /// bytes are written first and an error found on the way only moves the end back
     /// (what lies past it is scratch).
     fn push_byte_map_run(&mut self, src: &[u8], map: &ByteMap<'_>) -> usize;
+    /// Maps a prefix of `src` through `map` in bulk where the CPU has a kernel for it
+    /// ([`super::byte_map`]: whole 32-byte blocks, up to the first error byte); returns the
+    /// bytes of `src` taken (0 where there is no such kernel).
+    fn map_bytes_bulk(&mut self, src: &[u8], map: &ByteMap<'_>) -> usize;
     /// Copies the longest all-ASCII prefix of `src` that fits; returns its length.
     fn copy_ascii(&mut self, src: &[u8]) -> usize;
     /// Copies as much of the valid UTF-8 `src` as fits, ending on a character boundary;
@@ -242,6 +246,16 @@ impl Sink for Utf8Sink<'_> {
                 .sum::<usize>();
         valid
     }
+    /// Keeps the invariant: the kernel writes whole characters (scalar values from the
+    /// table; it refuses surrogates) into `buf[pos..]`, nothing past what it reports.
+    // Bounds: `pos <= buf.len()`, and `written` bytes were written into `buf[pos..]`.
+    #[inline]
+    #[allow(clippy::indexing_slicing, clippy::arithmetic_side_effects)]
+    fn map_bytes_bulk(&mut self, src: &[u8], map: &ByteMap<'_>) -> usize {
+        let (read, written) = super::byte_map::to_utf8(src, map, &mut self.buf[self.pos..]);
+        self.pos += written;
+        read
+    }
     #[inline(always)]
     fn written(&self) -> usize {
         self.pos
@@ -404,6 +418,14 @@ impl Sink for Utf16Sink<'_> {
         };
         self.pos += valid;
         valid
+    }
+    // Bounds: `pos <= buf.len()`, and `n` units were written into `buf[pos..]`.
+    #[inline]
+    #[allow(clippy::indexing_slicing, clippy::arithmetic_side_effects)]
+    fn map_bytes_bulk(&mut self, src: &[u8], map: &ByteMap<'_>) -> usize {
+        let n = super::byte_map::to_utf16(src, map, &mut self.buf[self.pos..]);
+        self.pos += n;
+        n
     }
     #[inline(always)]
     fn written(&self) -> usize {

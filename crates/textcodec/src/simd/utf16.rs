@@ -327,8 +327,8 @@ mod avx512 {
     };
 
     /// # Safety
-    /// The CPU must support AVX2, BMI2 and AVX-512 F/BW/VL/VBMI/VBMI2.
-    #[target_feature(enable = "avx2,bmi2,avx512f,avx512bw,avx512vl,avx512vbmi,avx512vbmi2")]
+    /// The CPU must support AVX2, BMI2, POPCNT and AVX-512 F/BW/VL/VBMI/VBMI2.
+    #[target_feature(enable = "avx2,bmi2,popcnt,avx512f,avx512bw,avx512vl,avx512vbmi,avx512vbmi2")]
     // Hot loop. Bounds: every step runs only while `i + 32 <= src.len()` and `written + 64
     // <= dst.len()` (the wider steps check `i + 64` and `written + 96`), then advances `i`
     // by the bytes it read and `written` by at most the bytes it checked room for, so

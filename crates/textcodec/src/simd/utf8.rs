@@ -497,9 +497,9 @@ mod avx512 {
     use core::arch::x86_64::*;
 
     /// # Safety
-    /// The CPU must support AVX2, BMI2 and AVX-512 F/BW/VL/VBMI2, and `src` must be valid
+    /// The CPU must support AVX2, BMI2, POPCNT and AVX-512 F/BW/VL/VBMI2, and `src` must be valid
     /// UTF-8.
-    #[target_feature(enable = "avx2,bmi2,avx512f,avx512bw,avx512vl,avx512vbmi2")]
+    #[target_feature(enable = "avx2,bmi2,popcnt,avx512f,avx512bw,avx512vl,avx512vbmi2")]
     // Hot loop. Bounds: each window runs only while `i + 33 <= src.len()` and
     // `written + 32 <= dst.len()`, and then advances `i` by 32 or 29 and `written` by at
     // most 32 (a compress mask's popcount), so neither passes its slice's length and no
