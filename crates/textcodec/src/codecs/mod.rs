@@ -28,7 +28,7 @@ pub(crate) mod utf_16;
 pub(crate) mod utf_8;
 pub(crate) mod x_user_defined;
 
-use crate::simd::sink::{ByteMap, Sink};
+use crate::simd::sink::{non_ascii_bits_16, starts_with_ascii_run, ByteMap, Sink};
 
 /// What a decoder handler returned for one item (#encoders-and-decoders).
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -345,22 +345,6 @@ pub(crate) fn encode_bulk_from_utf16<K: EncodeKernel>(
     (read, written)
 }
 
-/// The high bit of each of the first 16 bytes of `src` (non-zero bits = non-ASCII bytes),
-/// or `None` if `src` is shorter.
-#[inline(always)]
-fn non_ascii_bits_16(src: &[u8]) -> Option<u128> {
-    let mut word = [0u8; 16];
-    word.copy_from_slice(src.get(..16)?);
-    Some(u128::from_le_bytes(word) & 0x8080_8080_8080_8080_8080_8080_8080_8080)
-}
-
-/// Whether `src` starts with 16 ASCII bytes: worth the SIMD kernel's call (shorter runs,
-/// such as spaces and punctuation between words, are cheaper inline).
-#[inline(always)]
-pub(crate) fn starts_with_ascii_run(src: &[u8]) -> bool {
-    non_ascii_bits_16(src) == Some(0)
-}
-
 /// Whether at most two of the first 16 bytes of `block` are not ASCII (false if `block`
 /// is shorter: the dense path handles the end of the input). Clearing the lowest set bit
 /// twice instead of counting: baseline x86-64 has no `popcnt` instruction.
@@ -435,60 +419,51 @@ pub(crate) fn fast_byte_map<S: Sink>(src: &[u8], dst: &mut S, map: &ByteMap<'_>)
 }
 
 /// The fast loop shared by the ASCII-compatible multi-byte decoders: ASCII runs of 16
-/// bytes or more in bulk, shorter ones inline, then `sequence(rest)` for one complete,
-/// valid non-ASCII sequence at the start of `rest`: its code point (a scalar value, as the
-/// indexes and the Standard's arithmetic give) and length; `None` hands the rest to the
-/// handler.
+/// bytes or more in bulk; two-byte sequences and short ASCII runs in the sink's tight loop
+/// ([`Sink::push_double_byte_run`], with `pair(lead, trail)`: the BMP code point of a
+/// valid pair, 0 for anything else); then `sequence(rest)` for one complete, valid
+/// non-ASCII sequence at the start of `rest` that `pair` did not take (other lengths,
+/// non-BMP code points): its code point (a scalar value, as the indexes and the
+/// Standard's arithmetic give) and length; `None` hands the rest to the handler.
 /// Returns the bytes consumed.
 #[inline(always)]
-// Hot loop. Bounds: `i <= src.len()` always: `copy_ascii` consumes at most the slice it
-// is given (`src[i..]`), a lone ASCII byte is one found by `get`, and `sequence` returns a
-// length within its input; so the slices cannot panic and `i` (at most `src.len()` ≤
-// isize::MAX) cannot overflow.
+// Hot loop. Bounds: `i <= src.len()` always: `copy_ascii` and `push_double_byte_run`
+// consume at most the slice they are given (`src[i..]`), and `sequence` returns a length
+// within its input; so the slices cannot panic and `i` (at most `src.len()` ≤ isize::MAX)
+// cannot overflow.
 #[allow(clippy::indexing_slicing, clippy::arithmetic_side_effects)]
 pub(crate) fn fast_multi_byte<S: Sink>(
     src: &[u8],
     dst: &mut S,
+    pair: impl Fn(u8, u8) -> u16,
     sequence: impl Fn(&[u8]) -> Option<(u32, usize)>,
 ) -> usize {
     let mut i = 0;
-    while let Some(&byte) = src.get(i) {
-        if byte < 0x80 {
-            // Long runs (markup, Latin text) go to the SIMD kernel; short ones (spaces and
-            // punctuation between CJK characters) are cheaper inline than its call.
-            if starts_with_ascii_run(&src[i..]) {
-                let n = dst.copy_ascii(&src[i..]);
-                if n == 0 {
-                    break; // no room
-                }
-                i += n;
-            } else {
-                if dst.room() == 0 {
-                    break;
-                }
-                dst.push_bmp(u16::from(byte));
-                i += 1;
+    while i < src.len() {
+        // Long runs (markup, Latin text) go to the SIMD kernel; short ones (spaces and
+        // punctuation between CJK characters) are cheaper inline than its call.
+        if starts_with_ascii_run(&src[i..]) {
+            let n = dst.copy_ascii(&src[i..]);
+            if n == 0 {
+                break; // no room
             }
+            i += n;
             continue;
         }
+        let n = dst.push_double_byte_run(&src[i..], &pair);
+        if n > 0 {
+            i += n;
+            continue;
+        }
+        // Not a pair (or no room, or the end): one sequence the general way.
         let Some((code_point, len)) = sequence(&src[i..]) else {
             break;
         };
-        // Index code points are BMP (written as `u16`, no `char` checks) but for Big5's
-        // plane-2 ones and gb18030's four-byte ones. Four units fit any character; only
-        // near the end of the buffer is the exact size needed.
-        if let Ok(bmp) = u16::try_from(code_point) {
-            if dst.room() < 4 && dst.room() < S::units(scalar(code_point)) {
-                break;
-            }
-            dst.push_bmp(bmp);
-        } else {
-            let c = scalar(code_point);
-            if dst.room() < S::units(c) {
-                break;
-            }
-            dst.push(c);
+        let c = scalar(code_point);
+        if dst.room() < S::units(c) {
+            break;
         }
+        dst.push(c);
         i += len;
     }
     i

@@ -168,6 +168,181 @@ pub(crate) fn gb18030_pointer(code_point: u32) -> Option<u16> {
     generated::gb18030::GB18030_ENCODE.pointer(code_point)
 }
 
+/// Trail bytes below this have no entry in a [`PairTable`] (every two-byte encoding's
+/// trails are at least 0x40).
+const PAIR_TRAIL_BASE: u8 = 0x40;
+
+/// An index re-laid by lead and trail byte: `rows[lead - first lead][trail - 0x40]` is
+/// the code point of the pair, 0 where the pair is not valid (or not a BMP code point of
+/// the index). The CJK decoders' fast path looks pairs up here, without the pointer
+/// arithmetic and the trail range checks (built at compile time from the flat index).
+pub(crate) struct PairTable<const ROWS: usize> {
+    first_lead: u8,
+    rows: [[u16; 192]; ROWS],
+}
+
+impl<const ROWS: usize> PairTable<ROWS> {
+    /// From a flat index whose pointer is `row × row_len + column`, where `row_of(lead)`
+    /// numbers the leads (`None`: not a lead) and the columns number the bytes of
+    /// `trails` (inclusive ranges) consecutively.
+    // Bounds: rows are `lead - first_lead < ROWS` and trails are at least 0x40 and at most
+    // 0xFF (u8), so every store is in the table; pointers past the index are skipped.
+    #[allow(clippy::indexing_slicing, clippy::arithmetic_side_effects)]
+    const fn new(
+        index: &[u16],
+        first_lead: u8,
+        row_len: usize,
+        leads: &[(u8, u8, usize)],
+        trails: &[(u8, u8)],
+    ) -> Self {
+        let mut rows = [[0u16; 192]; ROWS];
+        let mut l = 0;
+        while l < leads.len() {
+            let (lo, hi, first_row) = leads[l];
+            let mut lead = lo as usize;
+            while lead <= hi as usize {
+                let row = first_row + lead - lo as usize;
+                let mut column = 0;
+                let mut t = 0;
+                while t < trails.len() {
+                    let (tlo, thi) = trails[t];
+                    let mut trail = tlo as usize;
+                    while trail <= thi as usize {
+                        let pointer = row * row_len + column;
+                        if pointer < index.len() {
+                            rows[lead - first_lead as usize][trail - PAIR_TRAIL_BASE as usize] =
+                                index[pointer];
+                        }
+                        column += 1;
+                        trail += 1;
+                    }
+                    t += 1;
+                }
+                lead += 1;
+            }
+            l += 1;
+        }
+        PairTable { first_lead, rows }
+    }
+
+    /// Big5: clears the pairs whose code point is in plane 2 (the table holds their low
+    /// 16 bits only), so that the general path decodes them.
+    // Bounds: as `new`, with Big5's layout; pointers are below 126 × 157 and the astral
+    // bit words cover the index.
+    #[allow(clippy::indexing_slicing, clippy::arithmetic_side_effects)]
+    const fn clear_big5_plane_2(&mut self) {
+        let mut lead = 0;
+        while lead < ROWS {
+            let mut trail = 0x40;
+            while trail <= 0xFE {
+                let column = match trail {
+                    0x40..=0x7E => Some(trail - 0x40),
+                    0xA1..=0xFE => Some(trail - 0x62),
+                    _ => None,
+                };
+                if let Some(column) = column {
+                    let pointer = lead * 157 + column;
+                    let word = pointer / 32;
+                    if word < generated::big5::BIG5_DECODE_ASTRAL.len()
+                        && generated::big5::BIG5_DECODE_ASTRAL[word] >> (pointer % 32) & 1 == 1
+                    {
+                        self.rows[lead][trail - PAIR_TRAIL_BASE as usize] = 0;
+                    }
+                }
+                trail += 1;
+            }
+            lead += 1;
+        }
+    }
+
+    /// Shift_JIS: the EUDC pointers 8836–10715 map to U+E000–U+E757 (#shift_jis-decoder
+    /// step 3.7).
+    // Bounds: those pointers are rows 47–57 (leads 0xF0–0xF9, rows of this table up to
+    // 0x78) and columns below 188 (trails up to 0xFC).
+    #[allow(clippy::indexing_slicing, clippy::arithmetic_side_effects)]
+    const fn fill_eudc(&mut self) {
+        let mut pointer = 8836;
+        while pointer <= 10715 {
+            let (row, column) = (pointer / 188, pointer % 188);
+            let lead = if row < 0x1F { 0x81 + row } else { 0xC1 + row };
+            let trail = if column < 0x3F {
+                0x40 + column
+            } else {
+                0x41 + column
+            };
+            self.rows[lead - self.first_lead as usize][trail - PAIR_TRAIL_BASE as usize] =
+                (0xE000 - 8836 + pointer) as u16;
+            pointer += 1;
+        }
+    }
+
+    /// The code point of `lead trail`, 0 if it is not a valid pair.
+    #[inline(always)]
+    pub(crate) fn get(&self, lead: u8, trail: u8) -> u16 {
+        self.rows
+            .get(usize::from(lead.wrapping_sub(self.first_lead)))
+            .and_then(|row| row.get(usize::from(trail.wrapping_sub(PAIR_TRAIL_BASE))))
+            .copied()
+            .unwrap_or(0)
+    }
+}
+
+/// gb18030's two-byte sequences (GBK): leads 0x81–0xFE, trails 0x40–0x7E and 0x80–0xFE.
+pub(crate) static GB18030_PAIRS: PairTable<126> = PairTable::new(
+    &generated::gb18030::GB18030_DECODE,
+    0x81,
+    190,
+    &[(0x81, 0xFE, 0)],
+    &[(0x40, 0x7E), (0x80, 0xFE)],
+);
+
+/// EUC-KR: leads 0x81–0xFE, trails 0x41–0xFE.
+pub(crate) static EUC_KR_PAIRS: PairTable<126> = PairTable::new(
+    &generated::euc_kr::EUC_KR_DECODE,
+    0x81,
+    190,
+    &[(0x81, 0xFE, 0)],
+    &[(0x41, 0xFE)],
+);
+
+/// Big5: leads 0x81–0xFE, trails 0x40–0x7E and 0xA1–0xFE; the BMP entries only (the
+/// plane-2 ones, flagged in `BIG5_DECODE_ASTRAL`, are cleared below).
+pub(crate) static BIG5_PAIRS: PairTable<126> = {
+    let mut table = PairTable::new(
+        &generated::big5::BIG5_DECODE_LOW,
+        0x81,
+        157,
+        &[(0x81, 0xFE, 0)],
+        &[(0x40, 0x7E), (0xA1, 0xFE)],
+    );
+    table.clear_big5_plane_2();
+    table
+};
+
+/// EUC-JP's JIS X 0208 pairs: leads and trails 0xA1–0xFE (ISO-2022-JP's kanji are the
+/// same pairs without their high bits).
+pub(crate) static JIS0208_PAIRS: PairTable<94> = PairTable::new(
+    &generated::jis0208::JIS0208_DECODE,
+    0xA1,
+    94,
+    &[(0xA1, 0xFE, 0)],
+    &[(0xA1, 0xFE)],
+);
+
+/// Shift_JIS: leads 0x81–0x9F (rows 0–30) and 0xE0–0xFC (rows 31–59), trails 0x40–0x7E
+/// and 0x80–0xFC; the EUDC pointers 8836–10715 (Private Use Area) are filled in below.
+pub(crate) static SHIFT_JIS_PAIRS: PairTable<124> = {
+    let mut table = PairTable::new(
+        &generated::jis0208::JIS0208_DECODE,
+        0x81,
+        188,
+        &[(0x81, 0x9F, 0), (0xE0, 0xFC, 31)],
+        &[(0x40, 0x7E), (0x80, 0xFC)],
+    );
+    table.fill_eudc();
+    table
+};
+
 /// <https://encoding.spec.whatwg.org/#index-gb18030-ranges-code-point>
 pub(crate) fn gb18030_ranges_code_point(pointer: u32) -> Option<u32> {
     // Step 1.
@@ -285,5 +460,87 @@ pub(crate) mod all {
             .iter()
             .copied()
             .enumerate()
+    }
+}
+
+#[cfg(test)]
+#[allow(clippy::arithmetic_side_effects)]
+mod pair_table_tests {
+    use super::*;
+
+    /// Every (lead, trail) of the five pair tables against the Standard's pointer
+    /// arithmetic, written out again here as the oracle.
+    #[test]
+    fn pair_tables_match_the_standards_pointers_for_every_byte_pair() {
+        for lead in 0..=255u8 {
+            for trail in 0..=255u8 {
+                let (l, t) = (usize::from(lead), usize::from(trail));
+                let gb = match (lead, trail) {
+                    (0x81..=0xFE, 0x40..=0x7E | 0x80..=0xFE) => {
+                        let off = if trail < 0x7F { 0x40 } else { 0x41 };
+                        gb18030_code_point((l - 0x81) * 190 + t - off)
+                    }
+                    _ => None,
+                };
+                assert_eq!(
+                    GB18030_PAIRS.get(lead, trail),
+                    gb.unwrap_or(0),
+                    "gb18030 {lead:X} {trail:X}"
+                );
+
+                let kr = match (lead, trail) {
+                    (0x81..=0xFE, 0x41..=0xFE) => euc_kr_code_point((l - 0x81) * 190 + t - 0x41),
+                    _ => None,
+                };
+                assert_eq!(
+                    EUC_KR_PAIRS.get(lead, trail),
+                    kr.unwrap_or(0),
+                    "EUC-KR {lead:X} {trail:X}"
+                );
+
+                let big5 = match (lead, trail) {
+                    (0x81..=0xFE, 0x40..=0x7E | 0xA1..=0xFE) => {
+                        let off = if trail < 0x7F { 0x40 } else { 0x62 };
+                        big5_code_point((l - 0x81) * 157 + t - off)
+                            .and_then(|c| u16::try_from(c).ok())
+                    }
+                    _ => None,
+                };
+                assert_eq!(
+                    BIG5_PAIRS.get(lead, trail),
+                    big5.unwrap_or(0),
+                    "Big5 {lead:X} {trail:X}"
+                );
+
+                let jis = match (lead, trail) {
+                    (0xA1..=0xFE, 0xA1..=0xFE) => jis0208_code_point((l - 0xA1) * 94 + t - 0xA1),
+                    _ => None,
+                };
+                assert_eq!(
+                    JIS0208_PAIRS.get(lead, trail),
+                    jis.unwrap_or(0),
+                    "EUC-JP {lead:X} {trail:X}"
+                );
+
+                let sjis = match (lead, trail) {
+                    (0x81..=0x9F | 0xE0..=0xFC, 0x40..=0x7E | 0x80..=0xFC) => {
+                        let lead_off = if lead < 0xA0 { 0x81 } else { 0xC1 };
+                        let off = if trail < 0x7F { 0x40 } else { 0x41 };
+                        let p = (l - lead_off) * 188 + t - off;
+                        if (8836..=10715).contains(&p) {
+                            Some((0xE000 - 8836 + p) as u16)
+                        } else {
+                            jis0208_code_point(p)
+                        }
+                    }
+                    _ => None,
+                };
+                assert_eq!(
+                    SHIFT_JIS_PAIRS.get(lead, trail),
+                    sjis.unwrap_or(0),
+                    "Shift_JIS {lead:X} {trail:X}"
+                );
+            }
+        }
     }
 }

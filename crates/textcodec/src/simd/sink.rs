@@ -49,6 +49,15 @@ pub(crate) trait Sink {
     /// ([`super::byte_map`]: whole 32-byte blocks, up to the first error byte); returns the
     /// bytes of `src` taken (0 where there is no such kernel).
     fn map_bytes_bulk(&mut self, src: &[u8], map: &ByteMap<'_>) -> usize;
+    /// Decodes a run of ASCII bytes and two-byte sequences (the CJK decoders' common case):
+    /// `pair(lead, trail)` is the BMP code point of a valid pair starting with the
+    /// non-ASCII byte `lead`, or 0 when `lead` starts anything else (another length, an
+    /// error: the caller's general path takes it). Stops there, at the end of `src` (a
+    /// lead without its trail included), before an ASCII run of 16 bytes or more (one for
+    /// [`Sink::copy_ascii`]: [`starts_with_ascii_run`] is asked where each ASCII run
+    /// begins), or when a character might not fit; returns the bytes taken. One room
+    /// check per run, not per character.
+    fn push_double_byte_run(&mut self, src: &[u8], pair: impl Fn(u8, u8) -> u16) -> usize;
     /// Copies the longest all-ASCII prefix of `src` that fits; returns its length.
     fn copy_ascii(&mut self, src: &[u8]) -> usize;
     /// Copies as much of the valid UTF-8 `src` as fits, ending on a character boundary;
@@ -61,6 +70,22 @@ pub(crate) trait Sink {
     /// order) made of non-surrogates and surrogate pairs, whole characters only, as far as
     /// it fits; returns the bytes of `src` taken (even).
     fn copy_utf16(&mut self, src: &[u8], big_endian: bool) -> usize;
+}
+
+/// The high bit of each of the first 16 bytes of `src` (non-zero bits = non-ASCII bytes),
+/// or `None` if `src` is shorter.
+#[inline(always)]
+pub(crate) fn non_ascii_bits_16(src: &[u8]) -> Option<u128> {
+    let mut word = [0u8; 16];
+    word.copy_from_slice(src.get(..16)?);
+    Some(u128::from_le_bytes(word) & 0x8080_8080_8080_8080_8080_8080_8080_8080)
+}
+
+/// Whether `src` starts with 16 ASCII bytes: worth the SIMD kernel's call (shorter runs,
+/// such as spaces and punctuation between words, are cheaper inline).
+#[inline(always)]
+pub(crate) fn starts_with_ascii_run(src: &[u8]) -> bool {
+    non_ascii_bits_16(src) == Some(0)
 }
 
 /// Validation runs this many bytes ahead of the copy or conversion at most, so that the
@@ -246,6 +271,54 @@ impl Sink for Utf8Sink<'_> {
                 .sum::<usize>();
         valid
     }
+    // Hot loop. Bounds: `steps` characters of at most three bytes fit in the room less one
+    // byte (each step writes one character: one byte, or a four-byte store of which at most
+    // three count), so every store at `pos` is within `buf`; `i + 1` is read only after
+    // `get` found it; `i` advances by one or two within `src`.
+    #[inline(always)]
+    #[allow(clippy::indexing_slicing, clippy::arithmetic_side_effects)]
+    fn push_double_byte_run(&mut self, src: &[u8], pair: impl Fn(u8, u8) -> u16) -> usize {
+        let mut steps = self.room().saturating_sub(1) / 3;
+        let (mut i, mut pos, mut in_ascii) = (0, self.pos, false);
+        while steps > 0 {
+            let Some(&lead) = src.get(i) else { break };
+            if lead < 0x80 {
+                if !in_ascii && starts_with_ascii_run(&src[i..]) {
+                    break;
+                }
+                self.buf[pos] = lead;
+                pos += 1;
+                i += 1;
+                in_ascii = true;
+            } else {
+                let Some(&trail) = src.get(i + 1) else { break };
+                let c = pair(lead, trail);
+                if c == 0 {
+                    break;
+                }
+                let (packed, len) = if c >= 0x800 && (c & 0xF800) != 0xD800 {
+                    // The common case (CJK): three bytes.
+                    let c = u32::from(c);
+                    let packed = (0xE0 | (c >> 12))
+                        | ((0x80 | ((c >> 6) & 0x3F)) << 8)
+                        | ((0x80 | (c & 0x3F)) << 16);
+                    (packed, 3)
+                } else {
+                    utf8_of_bmp(c)
+                };
+                // Four bytes stored: past the character is scratch (or the next one).
+                self.buf[pos..pos + 4].copy_from_slice(&packed.to_le_bytes());
+                pos += len;
+                i += 2;
+                in_ascii = false;
+            }
+            steps -= 1;
+        }
+        // The last store ended at most four bytes past `pos`.
+        self.scratch_end = self.scratch_end.max(pos + 4);
+        self.pos = pos;
+        i
+    }
     /// Keeps the invariant: the kernel writes whole characters (scalar values from the
     /// table; it refuses surrogates) into `buf[pos..]`, nothing past what it reports.
     // Bounds: `pos <= buf.len()`, and `written` bytes were written into `buf[pos..]`.
@@ -418,6 +491,39 @@ impl Sink for Utf16Sink<'_> {
         };
         self.pos += valid;
         valid
+    }
+    // Hot loop. Bounds: `steps` is at most the room and each step writes one unit, so
+    // `buf[pos]` is within `buf`; `i + 1` is read only after `get` found it.
+    #[inline(always)]
+    #[allow(clippy::indexing_slicing, clippy::arithmetic_side_effects)]
+    fn push_double_byte_run(&mut self, src: &[u8], pair: impl Fn(u8, u8) -> u16) -> usize {
+        let mut steps = self.room();
+        let (mut i, mut pos, mut in_ascii) = (0, self.pos, false);
+        while steps > 0 {
+            let Some(&lead) = src.get(i) else { break };
+            if lead < 0x80 {
+                if !in_ascii && starts_with_ascii_run(&src[i..]) {
+                    break;
+                }
+                self.buf[pos] = u16::from(lead);
+                i += 1;
+                in_ascii = true;
+            } else {
+                let Some(&trail) = src.get(i + 1) else { break };
+                let c = pair(lead, trail);
+                if c == 0 {
+                    break;
+                }
+                // Never produced by the decoders (their tables hold scalar values only).
+                self.buf[pos] = if (c & 0xF800) == 0xD800 { 0xFFFD } else { c };
+                i += 2;
+                in_ascii = false;
+            }
+            pos += 1;
+            steps -= 1;
+        }
+        self.pos = pos;
+        i
     }
     // Bounds: `pos <= buf.len()`, and `n` units were written into `buf[pos..]`.
     #[inline]
