@@ -408,38 +408,96 @@ mod avx2 {
     }
 }
 
-/// Widening writes twice what it reads: full 64-byte stores help there.
+/// Widening writes twice what it reads, so the stores are the limit: full 64-byte stores,
+/// aligned to the cache line (an unaligned one touches two lines), four per step.
 #[cfg(target_arch = "x86_64")]
 mod avx512 {
     use core::arch::x86_64::*;
 
+    /// Stores the 64 bytes of `v` widened to `d[0..64]`.
+    ///
+    /// # Safety
+    /// The CPU must support AVX-512 F/BW; `d[0..64]` must be writable.
+    #[target_feature(enable = "avx2,avx512f,avx512bw")]
+    #[inline]
+    unsafe fn store_widened(d: *mut u16, v: __m512i) {
+        let lo = _mm512_cvtepu8_epi16(_mm512_castsi512_si256(v));
+        let hi = _mm512_cvtepu8_epi16(_mm512_extracti64x4_epi64::<1>(v));
+        // SAFETY: the caller guarantees `d[0..64]` is writable.
+        unsafe {
+            _mm512_storeu_si512(d.cast(), lo);
+            _mm512_storeu_si512(d.add(32).cast(), hi);
+        }
+    }
+
     /// # Safety
     /// The CPU must support AVX2 and AVX-512 F/BW.
     #[target_feature(enable = "avx2,avx512f,avx512bw")]
-    // Hot loop. Bounds: `n` is the shorter length and `i` only advances by 64 while
-    // `i + 64 <= n`, so `i <= n` and the tail slices are in bounds.
+    // Hot loop. Bounds: `n` is the shorter length. The first step needs `64 <= n`; after
+    // it `i` is at most 32 (`skip < 32`), and it only advances by 128 or 64 while `i + 128`
+    // or `i + 64` is at most `n`, so `i <= n`, the sums cannot overflow and the tail
+    // slices are in bounds; a mask's trailing zeros are below 64.
     #[allow(clippy::indexing_slicing, clippy::arithmetic_side_effects)]
     pub(crate) unsafe fn widen_ascii(src: &[u8], dst: &mut [u16]) -> usize {
         let n = src.len().min(dst.len());
         let (s, d) = (src.as_ptr(), dst.as_mut_ptr());
-        let mut i = 0;
-        while i + 64 <= n {
-            // SAFETY: `i + 64 <= n`: the 64-byte load reads `src[i..i + 64]` and the two
-            // 32-unit stores write `dst[i..i + 64]`.
+        if n < 64 {
+            // SAFETY: AVX-512 implies AVX2 here (both were detected).
+            return unsafe { super::avx2::widen_ascii(src, dst) };
+        }
+        // SAFETY: `64 <= n`: `src[0..64]` is readable.
+        let v = unsafe { _mm512_loadu_si512(s.cast()) };
+        let mask = _mm512_movepi8_mask(v);
+        if mask != 0 {
+            let len = mask.trailing_zeros() as usize;
+            for j in 0..len {
+                dst[j] = u16::from(src[j]);
+            }
+            return len;
+        }
+        // SAFETY: `64 <= n`: `dst[0..64]` is writable.
+        unsafe { store_widened(d, v) };
+        // Go on from the first unit on a cache line boundary (the units before it, and
+        // some after, are written already).
+        let misaligned = (d as usize / 2) % 32;
+        let mut i = if misaligned == 0 { 64 } else { 32 - misaligned };
+        while i + 128 <= n {
+            // SAFETY: `i + 128 <= n`: the loads read `src[i..i + 128]` and the stores write
+            // `dst[i..i + 128]`.
             let ascii = unsafe {
-                let v = _mm512_loadu_si512(s.add(i).cast());
-                let ascii = _mm512_movepi8_mask(v) == 0;
+                let a = _mm512_loadu_si512(s.add(i).cast());
+                let b = _mm512_loadu_si512(s.add(i + 64).cast());
+                let ascii = _mm512_movepi8_mask(_mm512_or_si512(a, b)) == 0;
                 if ascii {
-                    let lo = _mm512_cvtepu8_epi16(_mm512_castsi512_si256(v));
-                    let hi = _mm512_cvtepu8_epi16(_mm512_extracti64x4_epi64::<1>(v));
-                    _mm512_storeu_si512(d.add(i).cast(), lo);
-                    _mm512_storeu_si512(d.add(i + 32).cast(), hi);
+                    store_widened(d.add(i), a);
+                    store_widened(d.add(i + 64), b);
                 }
                 ascii
             };
             if !ascii {
                 break;
             }
+            i += 128;
+        }
+        while i + 64 <= n {
+            // SAFETY: `i + 64 <= n`: the load reads `src[i..i + 64]`.
+            let v = unsafe { _mm512_loadu_si512(s.add(i).cast()) };
+            let mask = _mm512_movepi8_mask(v);
+            if mask != 0 {
+                // The ASCII bytes before the first other one: masked stores.
+                let len = mask.trailing_zeros() as usize;
+                let keep = (1u64 << len) - 1;
+                let lo = _mm512_cvtepu8_epi16(_mm512_castsi512_si256(v));
+                let hi = _mm512_cvtepu8_epi16(_mm512_extracti64x4_epi64::<1>(v));
+                // SAFETY: `i + 64 <= n`; the masks select units of `dst[i..i + len]` only.
+                unsafe {
+                    _mm512_mask_storeu_epi16(d.add(i).cast(), keep as u32, lo);
+                    _mm512_mask_storeu_epi16(d.add(i + 32).cast(), (keep >> 32) as u32, hi);
+                }
+                return i + len;
+            }
+            // SAFETY: `i + 64 <= n`: `dst[i..i + 64]` is writable.
+            unsafe { store_widened(d.add(i), v) };
             i += 64;
         }
         // SAFETY: AVX-512 implies AVX2 here (both were detected).

@@ -577,15 +577,23 @@ impl Sink for Utf16Sink<'_> {
         self.pos += written;
         read
     }
-    // Bounds: `limit <= src.len()`, `ascii <= limit` (a prefix of `src[..limit]`), and the
-    // chunks' bytes taken are parts of `src[ascii..limit]`, so the sum is at most `limit`.
+    // Bounds: `limit <= src.len()`, `ascii <= limit` (a prefix of `src[..limit]`), `read`
+    // is a prefix length of `src[ascii..limit]` and the chunks' bytes taken are parts of
+    // `src[done..limit]`, so every sum is at most `limit`; `pos <= buf.len()`, and
+    // `written` units were written into `buf[pos..]`.
     #[allow(clippy::indexing_slicing, clippy::arithmetic_side_effects)]
     fn copy_valid_utf8(&mut self, src: &[u8]) -> usize {
         // n valid bytes never need more than n units.
         let limit = src.len().min(self.room());
         // A leading ASCII run in one pass.
         let ascii = self.copy_ascii(&src[..limit]);
-        ascii + for_valid_utf8_chunks(&src[ascii..limit], |valid| self.copy_str(valid))
+        // Validation and conversion in one pass where the kernel has it; then the rest
+        // (the tail, or up to an error) in chunks, validated then converted.
+        let (read, written) =
+            super::utf8::validate_to_utf16(&src[ascii..limit], &mut self.buf[self.pos..]);
+        self.pos += written;
+        let done = ascii + read;
+        done + for_valid_utf8_chunks(&src[done..limit], |valid| self.copy_str(valid))
     }
     // Bounds: `pos <= buf.len()`, and `written` units were written into `buf[pos..]`.
     #[allow(clippy::indexing_slicing, clippy::arithmetic_side_effects)]

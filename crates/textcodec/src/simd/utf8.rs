@@ -32,6 +32,26 @@ pub(crate) fn valid_prefix_len_with(k: Kernel, src: &[u8]) -> usize {
     }
 }
 
+/// Validates and converts a prefix of `src` to UTF-16 in one pass where the kernel has a
+/// loop for it (else returns (0, 0)). Returns (bytes of `src` read, units written):
+/// `src[..read]` is valid UTF-8 that ends on a character boundary and `dst[..written]` its
+/// UTF-16. It may stop anywhere before the first error (at most 64 bytes or the last 64
+/// bytes or units of room earlier); the caller finishes with [`valid_prefix_len`] and
+/// [`to_utf16`]. `dst` past `written` may be overwritten.
+#[inline]
+pub(crate) fn validate_to_utf16(src: &[u8], dst: &mut [u16]) -> (usize, usize) {
+    validate_to_utf16_with(kernel(), src, dst)
+}
+
+pub(crate) fn validate_to_utf16_with(k: Kernel, src: &[u8], dst: &mut [u16]) -> (usize, usize) {
+    match k {
+        // SAFETY: a `Kernel::Avx512` value exists only after its features were detected.
+        #[cfg(target_arch = "x86_64")]
+        Kernel::Avx512(_) => unsafe { avx512_fused::to_utf16::<true>(src, dst) },
+        _ => (0, 0),
+    }
+}
+
 /// Converts valid UTF-8 to UTF-16, whole characters only, as far as `dst` has room.
 /// Returns (bytes of `src` read, units written).
 #[inline]
@@ -51,7 +71,10 @@ pub(crate) fn to_utf16_with(k: Kernel, src: &str, dst: &mut [u16]) -> (usize, us
     match k {
         #[cfg(target_arch = "x86_64")]
         Kernel::Avx512(_) => {
-            let (mut read, mut written) = (0, 0);
+            // SAFETY: a `Kernel::Avx512` value exists only after its features were
+            // detected; `src` is a `str`, so valid UTF-8.
+            let (mut read, mut written) =
+                unsafe { avx512_fused::to_utf16::<false>(src.as_bytes(), dst) };
             loop {
                 // SAFETY: a `Kernel::Avx512` value exists only after its features were
                 // detected; `src` is a `str`, so valid UTF-8.
@@ -351,7 +374,7 @@ mod avx512_validation {
     use super::lookup::{CUR_HIGH, INCOMPLETE_MAX, PREV_HIGH, PREV_LOW};
     use core::arch::x86_64::*;
 
-    struct Tables {
+    pub(super) struct Tables {
         prev_high: __m512i,
         prev_low: __m512i,
         cur_high: __m512i,
@@ -359,10 +382,61 @@ mod avx512_validation {
         incomplete_max: __m512i,
     }
 
+    impl Tables {
+        #[target_feature(enable = "avx2,avx512f,avx512bw")]
+        pub(super) fn new() -> Tables {
+            Tables {
+                prev_high: table(&PREV_HIGH),
+                prev_low: table(&PREV_LOW),
+                cur_high: table(&CUR_HIGH),
+                nibble: _mm512_set1_epi8(0x0F),
+                // SAFETY: 64 readable bytes.
+                incomplete_max: unsafe { _mm512_loadu_si512(INCOMPLETE_MAX.as_ptr().cast()) },
+            }
+        }
+    }
+
     #[target_feature(enable = "avx2,avx512f,avx512bw")]
     fn table(t: &[u8; 16]) -> __m512i {
         // SAFETY: `t` is 16 readable bytes.
         _mm512_broadcast_i32x4(unsafe { _mm_loadu_si128(t.as_ptr().cast()) })
+    }
+
+    /// Whether the 64 bytes `input` hold an error, given the same bytes loaded 1, 2 and 3
+    /// positions earlier (`back1` …).
+    #[target_feature(enable = "avx2,avx512f,avx512bw")]
+    #[inline]
+    pub(super) fn invalid(
+        t: &Tables,
+        input: __m512i,
+        back1: __m512i,
+        back2: __m512i,
+        back3: __m512i,
+    ) -> bool {
+        let high = |v: __m512i| _mm512_and_si512(_mm512_srli_epi16::<4>(v), t.nibble);
+        let a = _mm512_shuffle_epi8(t.prev_high, high(back1));
+        let b = _mm512_shuffle_epi8(t.prev_low, _mm512_and_si512(back1, t.nibble));
+        let c = _mm512_shuffle_epi8(t.cur_high, high(input));
+        let third = _mm512_subs_epu8(back2, _mm512_set1_epi8((0xE0 - 0x80) as i8));
+        let fourth = _mm512_subs_epu8(back3, _mm512_set1_epi8((0xF0 - 0x80) as i8));
+        let must_be_cont = _mm512_and_si512(
+            _mm512_or_si512(third, fourth),
+            _mm512_set1_epi8(0x80u8 as i8),
+        );
+        // (a AND b AND c) XOR must_be_cont, in one ternary-logic instruction each.
+        let special = _mm512_ternarylogic_epi32::<0x80>(a, b, c);
+        let errors = _mm512_xor_si512(special, must_be_cont);
+        _mm512_test_epi8_mask(errors, errors) != 0
+    }
+
+    /// Whether the last character of the 64 bytes `input` runs past them.
+    #[target_feature(enable = "avx2,avx512f,avx512bw")]
+    #[inline]
+    pub(super) fn ends_inside(t: &Tables, input: __m512i) -> bool {
+        _mm512_test_epi8_mask(
+            _mm512_subs_epu8(input, t.incomplete_max),
+            _mm512_set1_epi8(-1),
+        ) != 0
     }
 
     /// Checks the 64 bytes at `p`: `None` if invalid, else whether the last character
@@ -386,28 +460,10 @@ mod avx512_validation {
                 _mm512_loadu_si512(p.sub(3).cast()),
             )
         };
-        let high = |v: __m512i| _mm512_and_si512(_mm512_srli_epi16::<4>(v), t.nibble);
-        let a = _mm512_shuffle_epi8(t.prev_high, high(back1));
-        let b = _mm512_shuffle_epi8(t.prev_low, _mm512_and_si512(back1, t.nibble));
-        let c = _mm512_shuffle_epi8(t.cur_high, high(input));
-        let third = _mm512_subs_epu8(back2, _mm512_set1_epi8((0xE0 - 0x80) as i8));
-        let fourth = _mm512_subs_epu8(back3, _mm512_set1_epi8((0xF0 - 0x80) as i8));
-        let must_be_cont = _mm512_and_si512(
-            _mm512_or_si512(third, fourth),
-            _mm512_set1_epi8(0x80u8 as i8),
-        );
-        // (a AND b AND c) XOR must_be_cont, in one ternary-logic instruction each.
-        let special = _mm512_ternarylogic_epi32::<0x80>(a, b, c);
-        let errors = _mm512_xor_si512(special, must_be_cont);
-        if _mm512_test_epi8_mask(errors, errors) != 0 {
+        if invalid(t, input, back1, back2, back3) {
             return None;
         }
-        Some(
-            _mm512_test_epi8_mask(
-                _mm512_subs_epu8(input, t.incomplete_max),
-                _mm512_set1_epi8(-1),
-            ) != 0,
-        )
+        Some(ends_inside(t, input))
     }
 
     /// # Safety
@@ -418,14 +474,7 @@ mod avx512_validation {
     // sums cannot overflow.
     #[allow(clippy::indexing_slicing, clippy::arithmetic_side_effects)]
     pub(crate) unsafe fn valid_prefix_len(src: &[u8]) -> usize {
-        let t = Tables {
-            prev_high: table(&PREV_HIGH),
-            prev_low: table(&PREV_LOW),
-            cur_high: table(&CUR_HIGH),
-            nibble: _mm512_set1_epi8(0x0F),
-            // SAFETY: 64 readable bytes.
-            incomplete_max: unsafe { _mm512_loadu_si512(INCOMPLETE_MAX.as_ptr().cast()) },
-        };
+        let t = Tables::new();
         if src.len() < 64 {
             return super::scalar::valid_prefix_len(src);
         }
@@ -632,6 +681,220 @@ mod avx512 {
             i += 32;
         }
         (read, written)
+    }
+}
+
+/// The longest character boundary at or before `i`, given that every character ending
+/// before `i` is valid (it looks at most three bytes back: the character that contains
+/// byte `i - 1` either ends there or straddles `i`).
+// Bounds: `i <= src.len()`. `k` runs over 1..=3 while `k <= i`, so `src[i - k]` is in
+// bounds and `i - k` cannot underflow; a lead's length is 2..=4.
+#[cfg(target_arch = "x86_64")]
+#[allow(clippy::indexing_slicing, clippy::arithmetic_side_effects)]
+fn boundary_before(src: &[u8], i: usize) -> usize {
+    for k in 1..=3.min(i) {
+        let b = src[i - k];
+        if b < 0x80 {
+            return i;
+        }
+        if b >= 0xC0 {
+            let len = if b >= 0xF0 {
+                4
+            } else if b >= 0xE0 {
+                3
+            } else {
+                2
+            };
+            return if len > k { i - k } else { i };
+        }
+    }
+    i
+}
+
+/// UTF-8 → UTF-16 in one pass with AVX-512: each 64-byte block is validated (the
+/// nibble-lookup checks of [`avx512_validation`], unless the input is a `str`) and
+/// converted while it is in registers.
+///
+/// * All-ASCII blocks are widened (two stores). The next block starts where the output is
+///   aligned to a cache line, so runs of ASCII blocks store whole lines.
+/// * Blocks of 1- to 3-byte characters: lane j computes the two bytes of the UTF-16 unit
+///   of the character whose last byte is j, from bytes j, j - 1, j - 2 (loaded at
+///   offsets -1 and -2, so characters that straddle blocks need no carry): the low byte
+///   is ASCII as is, else the last byte's six payload bits and two of the byte before;
+///   the high byte is four bits of the byte before and, when that is a continuation
+///   too (a 3-byte character), the lead's four payload bits. `vpcompressb` keeps the
+///   lanes that end a character (the next byte is not a continuation) in both, and
+///   `vpermt2b` interleaves them into 64 units (two stores).
+/// * Blocks that end a 4-byte character (rare) go to the scalar twin.
+///
+/// Blocks advance by 64 bytes (or less after an ASCII block), so a character straddling
+/// a block's end is converted by the next block, which sees all of its bytes through the
+/// offset loads.
+#[cfg(target_arch = "x86_64")]
+mod avx512_fused {
+    use super::avx512_validation::{ends_inside, invalid, Tables};
+    use core::arch::x86_64::*;
+
+    /// `vpermt2b` indices that interleave low bytes (first operand) and high bytes
+    /// (second) into units: `INTERLEAVE[0]` for units 0..32, `[1]` for 32..64.
+    // Bounds: evaluated at compile time (`k < 32`, so `2 * k + 1 < 64`); an out-of-bounds
+    // index or an overflow would fail the build, it cannot panic at run time.
+    #[allow(clippy::indexing_slicing, clippy::arithmetic_side_effects)]
+    const INTERLEAVE: [[u8; 64]; 2] = {
+        let mut t = [[0u8; 64]; 2];
+        let mut k = 0;
+        while k < 32 {
+            t[0][2 * k] = k as u8;
+            t[0][2 * k + 1] = 64 + k as u8;
+            t[1][2 * k] = 32 + k as u8;
+            t[1][2 * k + 1] = 96 + k as u8;
+            k += 1;
+        }
+        t
+    };
+
+    /// Converts (and, if `VALIDATE`, validates) `src` to UTF-16 into `dst`, whole
+    /// characters only. Returns (bytes of `src` read, units written): `src[..read]` is
+    /// valid UTF-8 and ends on a character boundary, and `dst[..written]` is its UTF-16.
+    /// It stops before the 64-byte block with the first error, when fewer than 64 bytes
+    /// or 64 units of room are left, or earlier (`read` may be 0); `dst` past `written`
+    /// may be overwritten.
+    ///
+    /// # Safety
+    /// The CPU must support AVX2, BMI2, POPCNT and AVX-512 F/BW/VL/VBMI/VBMI2. Unless
+    /// `VALIDATE`, `src` must be valid UTF-8.
+    #[target_feature(enable = "avx2,bmi2,popcnt,avx512f,avx512bw,avx512vl,avx512vbmi,avx512vbmi2")]
+    // Hot loop. Bounds: a block runs only while `i + 64 <= src.len()` and
+    // `written + 64 <= dst.len()`; it advances `i` by at most 64 and `written` by at most
+    // 64 (a compress mask's popcount, the units of an ASCII block, or what the scalar
+    // twin wrote into `dst[written..]`), so neither passes its slice's length and no sum
+    // can overflow. The offset loads at `i - 1 ..= i - 3` are taken only when `i > 0`,
+    // and then `i >= 33` (the first advance is at least 33). `boundary_before(src, x)`
+    // returns a value in `x - 3 ..= x` for `x <= src.len()`, so `start <= end`.
+    #[allow(clippy::indexing_slicing, clippy::arithmetic_side_effects)]
+    pub(crate) unsafe fn to_utf16<const VALIDATE: bool>(
+        src: &[u8],
+        dst: &mut [u16],
+    ) -> (usize, usize) {
+        if src.len() < 64 {
+            return (0, 0);
+        }
+        let t = Tables::new();
+        // SAFETY: 64 readable bytes each.
+        let (interleave_lo, interleave_hi) = unsafe {
+            (
+                _mm512_loadu_si512(INTERLEAVE[0].as_ptr().cast()),
+                _mm512_loadu_si512(INTERLEAVE[1].as_ptr().cast()),
+            )
+        };
+        let below_c0 = _mm512_set1_epi8(-0x40);
+        let f0 = _mm512_set1_epi8(0xF0u8 as i8);
+        let top2 = _mm512_set1_epi8(0xC0u8 as i8);
+        let top4 = _mm512_set1_epi8(0xF0u8 as i8);
+        // The first block, with three NUL bytes in front (the start is a character
+        // boundary).
+        let mut first = [0u8; 67];
+        first[3..].copy_from_slice(&src[..64]);
+        let (s, d) = (src.as_ptr(), dst.as_mut_ptr());
+        let (mut i, mut written) = (0, 0);
+        // Whether the last block ended inside a character.
+        let mut pending = false;
+        while i + 64 <= src.len() && written + 64 <= dst.len() {
+            // SAFETY: `first` holds `src[..64]` at 3; for `i > 0`, `i + 64 <= src.len()`.
+            let p = unsafe {
+                if i == 0 {
+                    first.as_ptr().add(3)
+                } else {
+                    s.add(i)
+                }
+            };
+            // SAFETY: `p .. p + 64` is readable (see above).
+            let v = unsafe { _mm512_loadu_si512(p.cast()) };
+            if _mm512_movepi8_mask(v) == 0 {
+                if VALIDATE && pending {
+                    break;
+                }
+                let lo = _mm512_cvtepu8_epi16(_mm512_castsi512_si256(v));
+                let hi = _mm512_cvtepu8_epi16(_mm512_extracti64x4_epi64::<1>(v));
+                // SAFETY: `written + 64 <= dst.len()`.
+                unsafe {
+                    _mm512_storeu_si512(d.add(written).cast(), lo);
+                    _mm512_storeu_si512(d.add(written + 32).cast(), hi);
+                }
+                // Go on from the first unit on a cache line (33..=64 units on).
+                let step = 64 - (d as usize / 2 + written) % 32;
+                i += step;
+                written += step;
+                continue;
+            }
+            // SAFETY: `p - 3 .. p` is readable: `first` has three bytes before `p`, and
+            // `i >= 33` otherwise.
+            let (b1, b2, b3) = unsafe {
+                (
+                    _mm512_loadu_si512(p.sub(1).cast()),
+                    _mm512_loadu_si512(p.sub(2).cast()),
+                    _mm512_loadu_si512(p.sub(3).cast()),
+                )
+            };
+            if VALIDATE && invalid(&t, v, b1, b2, b3) {
+                break;
+            }
+            pending = ends_inside(&t, v);
+            if _mm512_cmpge_epu8_mask(_mm512_max_epu8(v, b3), f0) != 0 {
+                // A 4-byte character may end here (its lead is in `i - 3 .. i + 64`):
+                // the scalar twin converts the characters that end in this block.
+                let start = super::boundary_before(src, i);
+                let end = super::boundary_before(src, i + 64);
+                // SAFETY: the characters that end before `i + 64` are valid (checked
+                // above, or `src` is valid), and `start`, `end` are boundaries.
+                let chars = unsafe { core::str::from_utf8_unchecked(&src[start..end]) };
+                let (r, w) = super::scalar::to_utf16(chars, &mut dst[written..]);
+                written += w;
+                if r < chars.len() {
+                    return (start + r, written);
+                }
+                i += 64;
+                continue;
+            }
+            let cont0 = _mm512_cmplt_epi8_mask(v, below_c0);
+            let cont1 = _mm512_cmplt_epi8_mask(b1, below_c0);
+            // Lane j ends a character when byte j + 1 is not a continuation; lane 63 when
+            // the block does not end inside one.
+            let ends = !((cont0 >> 1) | (u64::from(pending) << 63));
+            // Low byte: ASCII as is; else the last byte's payload and the low two bits of
+            // the byte before (the 16-bit shift's spill is masked off).
+            let lo = _mm512_mask_blend_epi8(
+                cont0,
+                v,
+                _mm512_ternarylogic_epi32::<0xCA>(top2, _mm512_slli_epi16::<6>(b1), v),
+            );
+            // High byte: bits 2..=5 of the byte before and, for a 3-byte character, the
+            // lead's payload above them; 0 for ASCII.
+            let hi = _mm512_maskz_mov_epi8(
+                cont0,
+                _mm512_ternarylogic_epi32::<0xCA>(
+                    top4,
+                    _mm512_maskz_mov_epi8(cont1, _mm512_slli_epi16::<4>(b2)),
+                    _mm512_srli_epi16::<2>(b1),
+                ),
+            );
+            let lo = _mm512_maskz_compress_epi8(ends, lo);
+            let hi = _mm512_maskz_compress_epi8(ends, hi);
+            // SAFETY: `written + 64 <= dst.len()`.
+            unsafe {
+                _mm512_storeu_si512(
+                    d.add(written).cast(),
+                    _mm512_permutex2var_epi8(lo, interleave_lo, hi),
+                );
+                _mm512_storeu_si512(
+                    d.add(written + 32).cast(),
+                    _mm512_permutex2var_epi8(lo, interleave_hi, hi),
+                );
+            }
+            written += ends.count_ones() as usize;
+            i += 64;
+        }
+        (super::boundary_before(src, i), written)
     }
 }
 
@@ -895,6 +1158,117 @@ mod tests {
                                 let c = s[r..].chars().next().unwrap();
                                 assert!(w + c.len_utf16() > room, "{k:?} {r} {w} {room}");
                             }
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /// Runs of ASCII and of one other character length, of lengths that put every kind of
+    /// boundary at every position of a 64-byte block: 2-byte-only stretches, 3-byte ones,
+    /// 4-byte ones, ASCII runs longer than a block (the ASCII step realigns the output).
+    fn runs() -> Vec<Vec<u8>> {
+        let pieces = [
+            "é",
+            "ж",
+            "\u{7FF}",
+            "€",
+            "日",
+            "\u{FFFF}",
+            "😀",
+            "\u{10FFFF}",
+        ];
+        let mut out = Vec::new();
+        let mut seed = 7u32;
+        let mut next = |m: u32| {
+            seed = seed.wrapping_mul(1_103_515_245).wrapping_add(12345);
+            (seed >> 16) % m
+        };
+        for round in 0..if cfg!(miri) { 2 } else { 24 } {
+            let mut s = alloc::string::String::new();
+            while s.len() < 600 {
+                let ascii = next(if round % 3 == 0 { 200 } else { 40 });
+                for k in 0..ascii {
+                    s.push(char::from(b'a' + (k % 26) as u8));
+                }
+                // Mostly 1- and 2-byte characters in a third of the texts.
+                let kinds = if round % 3 == 1 {
+                    2
+                } else {
+                    pieces.len() as u32
+                };
+                let piece = pieces[next(kinds) as usize];
+                for _ in 0..next(50) {
+                    s.push_str(piece);
+                }
+            }
+            out.push(s.into_bytes());
+        }
+        out
+    }
+
+    /// The fused kernel's contract (a valid prefix, converted, ending on a boundary, short
+    /// of the valid prefix by at most a block and a character, or of the end by the last
+    /// 64 bytes), and the whole decode that `Utf16Sink::copy_valid_utf8` makes of it:
+    /// fused prefix, then validation and conversion of the rest.
+    #[test]
+    fn validate_to_utf16_matches_the_naive_oracle() {
+        let step = if cfg!(miri) { 61 } else { 1 };
+        for k in available_kernels() {
+            for text in runs().into_iter().chain(samples()) {
+                for start in 0..3 {
+                    let text = &text[start..];
+                    let bad_at = (0..text.len()).step_by(step * 7).map(Some).chain([None]);
+                    for (n, at) in bad_at.enumerate() {
+                        let mut buf = text.to_vec();
+                        if let Some(at) = at {
+                            let bad = BAD[n % BAD.len()];
+                            buf.splice(at..at, bad.iter().copied());
+                        }
+                        let valid = naive_valid_prefix(&buf);
+                        let expected = naive_utf16(&buf[..valid]);
+                        for room in [expected.len() + 64, expected.len(), expected.len() / 2] {
+                            let mut dst = alloc::vec![0u16; room];
+                            let (r, w) = validate_to_utf16_with(k, &buf, &mut dst);
+                            assert!(r <= valid, "{k:?} {at:?} {r} {valid}");
+                            assert!(core::str::from_utf8(&buf[..r]).is_ok());
+                            assert_eq!(&dst[..w], &naive_utf16(&buf[..r])[..], "{k:?} {at:?}");
+                            if k.name() == "avx512" && room >= expected.len() + 64 {
+                                // Stops only at the block with the error or at the end.
+                                assert!(r + 64 + 3 >= valid.min(buf.len() - 63), "{r} {valid}");
+                            }
+                            // The rest as `copy_valid_utf8` does it.
+                            let rest = valid_prefix_len_with(k, &buf[r..]);
+                            let rest = core::str::from_utf8(&buf[r..r + rest]).unwrap();
+                            let (r2, w2) = to_utf16_with(k, rest, &mut dst[w..]);
+                            if room >= expected.len() {
+                                assert_eq!(r + r2, valid, "{k:?} {at:?}");
+                                assert_eq!(&dst[..w + w2], &expected[..], "{k:?} {at:?}");
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn to_utf16_matches_the_oracle_on_runs() {
+        for k in available_kernels() {
+            for text in runs() {
+                for start in 0..4 {
+                    let Ok(s) = core::str::from_utf8(&text[start..]) else {
+                        continue;
+                    };
+                    let expected = naive_utf16(s.as_bytes());
+                    for room in [expected.len(), expected.len() + 64, expected.len() / 3] {
+                        let mut dst = alloc::vec![0u16; room];
+                        let (r, w) = to_utf16_with(k, s, &mut dst);
+                        assert_eq!(&dst[..w], &naive_utf16(&s.as_bytes()[..r])[..], "{k:?}");
+                        if r < s.len() {
+                            let c = s[r..].chars().next().unwrap();
+                            assert!(w + c.len_utf16() > room, "{k:?} {r} {w} {room}");
                         }
                     }
                 }
