@@ -403,7 +403,7 @@ mod avx512_validation {
     }
 
     /// Whether the 64 bytes `input` hold an error, given the same bytes loaded 1, 2 and 3
-    /// positions earlier (`back1` …).
+    /// positions earlier (`back1` …); and the lanes where `back3` is a 4-byte lead.
     #[target_feature(enable = "avx2,avx512f,avx512bw")]
     #[inline]
     pub(super) fn invalid(
@@ -412,21 +412,23 @@ mod avx512_validation {
         back1: __m512i,
         back2: __m512i,
         back3: __m512i,
-    ) -> bool {
+    ) -> (bool, __mmask64) {
         let high = |v: __m512i| _mm512_and_si512(_mm512_srli_epi16::<4>(v), t.nibble);
         let a = _mm512_shuffle_epi8(t.prev_high, high(back1));
         let b = _mm512_shuffle_epi8(t.prev_low, _mm512_and_si512(back1, t.nibble));
         let c = _mm512_shuffle_epi8(t.cur_high, high(input));
         let third = _mm512_subs_epu8(back2, _mm512_set1_epi8((0xE0 - 0x80) as i8));
         let fourth = _mm512_subs_epu8(back3, _mm512_set1_epi8((0xF0 - 0x80) as i8));
-        let must_be_cont = _mm512_and_si512(
-            _mm512_or_si512(third, fourth),
-            _mm512_set1_epi8(0x80u8 as i8),
-        );
-        // (a AND b AND c) XOR must_be_cont, in one ternary-logic instruction each.
+        // (third OR fourth) AND 0x80, and (a AND b AND c) XOR that, in one ternary-logic
+        // instruction each.
+        let must_be_cont =
+            _mm512_ternarylogic_epi32::<0xE0>(_mm512_set1_epi8(0x80u8 as i8), third, fourth);
         let special = _mm512_ternarylogic_epi32::<0x80>(a, b, c);
         let errors = _mm512_xor_si512(special, must_be_cont);
-        _mm512_test_epi8_mask(errors, errors) != 0
+        (
+            _mm512_test_epi8_mask(errors, errors) != 0,
+            _mm512_movepi8_mask(fourth),
+        )
     }
 
     /// Whether the last character of the 64 bytes `input` runs past them.
@@ -460,7 +462,7 @@ mod avx512_validation {
                 _mm512_loadu_si512(p.sub(3).cast()),
             )
         };
-        if invalid(t, input, back1, back2, back3) {
+        if invalid(t, input, back1, back2, back3).0 {
             return None;
         }
         Some(ends_inside(t, input))
@@ -715,8 +717,8 @@ fn boundary_before(src: &[u8], i: usize) -> usize {
 /// nibble-lookup checks of [`avx512_validation`], unless the input is a `str`) and
 /// converted while it is in registers.
 ///
-/// * All-ASCII blocks are widened (two stores). The next block starts where the output is
-///   aligned to a cache line, so runs of ASCII blocks store whole lines.
+/// * All-ASCII blocks are widened (two stores). (Starting the next block where the output
+///   is aligned to a cache line made mixed text 2× slower.)
 /// * Blocks of 1- to 3-byte characters: lane j computes the two bytes of the UTF-16 unit
 ///   of the character whose last byte is j, from bytes j, j - 1, j - 2 (loaded at
 ///   offsets -1 and -2, so characters that straddle blocks need no carry): the low byte
@@ -727,9 +729,8 @@ fn boundary_before(src: &[u8], i: usize) -> usize {
 ///   `vpermt2b` interleaves them into 64 units (two stores).
 /// * Blocks that end a 4-byte character (rare) go to the scalar twin.
 ///
-/// Blocks advance by 64 bytes (or less after an ASCII block), so a character straddling
-/// a block's end is converted by the next block, which sees all of its bytes through the
-/// offset loads.
+/// Blocks advance by 64 bytes, so a character straddling a block's end is converted by the
+/// next block, which sees all of its bytes through the offset loads.
 #[cfg(target_arch = "x86_64")]
 mod avx512_fused {
     use super::avx512_validation::{ends_inside, invalid, Tables};
@@ -769,7 +770,7 @@ mod avx512_fused {
     // 64 (a compress mask's popcount, the units of an ASCII block, or what the scalar
     // twin wrote into `dst[written..]`), so neither passes its slice's length and no sum
     // can overflow. The offset loads at `i - 1 ..= i - 3` are taken only when `i > 0`,
-    // and then `i >= 33` (the first advance is at least 33). `boundary_before(src, x)`
+    // and then `i >= 64`. `boundary_before(src, x)`
     // returns a value in `x - 3 ..= x` for `x <= src.len()`, so `start <= end`.
     #[allow(clippy::indexing_slicing, clippy::arithmetic_side_effects)]
     pub(crate) unsafe fn to_utf16<const VALIDATE: bool>(
@@ -821,14 +822,12 @@ mod avx512_fused {
                     _mm512_storeu_si512(d.add(written).cast(), lo);
                     _mm512_storeu_si512(d.add(written + 32).cast(), hi);
                 }
-                // Go on from the first unit on a cache line (33..=64 units on).
-                let step = 64 - (d as usize / 2 + written) % 32;
-                i += step;
-                written += step;
+                i += 64;
+                written += 64;
                 continue;
             }
             // SAFETY: `p - 3 .. p` is readable: `first` has three bytes before `p`, and
-            // `i >= 33` otherwise.
+            // `i >= 64` otherwise.
             let (b1, b2, b3) = unsafe {
                 (
                     _mm512_loadu_si512(p.sub(1).cast()),
@@ -836,13 +835,19 @@ mod avx512_fused {
                     _mm512_loadu_si512(p.sub(3).cast()),
                 )
             };
-            if VALIDATE && invalid(&t, v, b1, b2, b3) {
-                break;
-            }
+            // 4-byte leads 3 bytes back: leads of the 4-byte characters that end here.
+            let lead4 = if VALIDATE {
+                let (invalid, lead4) = invalid(&t, v, b1, b2, b3);
+                if invalid {
+                    break;
+                }
+                lead4
+            } else {
+                _mm512_cmpge_epu8_mask(b3, f0)
+            };
             pending = ends_inside(&t, v);
-            if _mm512_cmpge_epu8_mask(_mm512_max_epu8(v, b3), f0) != 0 {
-                // A 4-byte character may end here (its lead is in `i - 3 .. i + 64`):
-                // the scalar twin converts the characters that end in this block.
+            if lead4 != 0 {
+                // Rare: the scalar twin converts the characters that end in this block.
                 let start = super::boundary_before(src, i);
                 let end = super::boundary_before(src, i + 64);
                 // SAFETY: the characters that end before `i + 64` are valid (checked
