@@ -183,37 +183,55 @@ impl DecodeKernel for Iso2022JpDecoder {
         )
     }
 
-    /// ASCII runs in the ASCII state and two-byte characters in the leading-byte state.
+    /// ASCII runs in the ASCII state, two-byte characters in the leading-byte state, and
+    /// whole escape sequences between them.
     #[inline]
     // Bounds: `i` only grows after `src.get(i)` / `src.get(i..)` found the bytes it steps
     // over, so `i <= src.len() <= isize::MAX`: the additions cannot overflow.
     #[allow(clippy::arithmetic_side_effects)]
     fn fast<S: Sink>(&mut self, src: &[u8], dst: &mut S) -> usize {
+        // Kanji pairs are EUC-JP's JIS X 0208 pairs without the high bits: bytes outside
+        // 0x21..=0x7E (escapes, line breaks) have no entry and stop the run.
+        let pair = |lead: u8, trail: u8| {
+            if lead.wrapping_sub(0x21) < 0x5E && trail.wrapping_sub(0x21) < 0x5E {
+                index::JIS0208_PAIRS.get(lead | 0x80, trail | 0x80)
+            } else {
+                0
+            }
+        };
         let mut i = 0;
-        match self.state {
-            State::Ascii => {
+        loop {
+            let rest = src.get(i..).unwrap_or_default();
+            let n = match self.state {
                 // Steps for the ASCII state: every byte but ESC, SO, SI and ≥ 0x80 is
                 // itself; the run up to the first of those goes to the SIMD kernel.
-                let run = plain_ascii_prefix(src);
-                i = dst.copy_ascii(src.get(..run).unwrap_or_default());
-            }
-            State::LeadingByte => {
-                while let Some(&[lead @ 0x21..=0x7E, trail @ 0x21..=0x7E, ..]) = src.get(i..) {
-                    let pointer = pointer(lead, trail);
-                    let Some(cp) = index::jis0208_code_point(pointer) else {
-                        break;
-                    };
-                    if dst.room() < S::units(scalar(u32::from(cp))) {
-                        break;
-                    }
-                    dst.push_bmp(cp);
-                    i += 2;
+                State::Ascii => {
+                    dst.copy_ascii(rest.get(..plain_ascii_prefix(rest)).unwrap_or_default())
                 }
+                State::LeadingByte => dst.push_double_byte_run::<false>(rest, pair),
+                _ => 0,
+            };
+            if n > 0 {
+                self.output = false;
+                i += n;
             }
-            _ => {}
-        }
-        if i > 0 {
-            self.output = false;
+            // A whole escape sequence (text switches sets every few characters): escape
+            // start, escape and step 7 of the escape state at once, but for its error
+            // (two sequences in a row), left to the handler.
+            let next = match src.get(i..).unwrap_or_default() {
+                [0x1B, 0x28, 0x42, ..] => State::Ascii,
+                [0x1B, 0x28, 0x4A, ..] => State::Roman,
+                [0x1B, 0x28, 0x49, ..] => State::Katakana,
+                [0x1B, 0x24, 0x40 | 0x42, ..] => State::LeadingByte,
+                _ => break,
+            };
+            if self.output {
+                break;
+            }
+            self.state = next;
+            self.output_state = next;
+            self.output = true;
+            i += 3;
         }
         i
     }

@@ -450,7 +450,7 @@ pub(crate) fn fast_multi_byte<S: Sink>(
             i += n;
             continue;
         }
-        let n = dst.push_double_byte_run(&src[i..], &pair);
+        let n = dst.push_double_byte_run::<true>(&src[i..], &pair);
         if n > 0 {
             i += n;
             continue;

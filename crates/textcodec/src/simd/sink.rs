@@ -57,7 +57,14 @@ pub(crate) trait Sink {
     /// [`Sink::copy_ascii`]: [`starts_with_ascii_run`] is asked where each ASCII run
     /// begins), or when a character might not fit; returns the bytes taken. One room
     /// check per run, not per character.
-    fn push_double_byte_run(&mut self, src: &[u8], pair: impl Fn(u8, u8) -> u16) -> usize;
+    ///
+    /// With `ASCII_SINGLES` false, every two bytes are a pair, whatever their values
+    /// (ISO-2022-JP's kanji state: the pairs are 7-bit).
+    fn push_double_byte_run<const ASCII_SINGLES: bool>(
+        &mut self,
+        src: &[u8],
+        pair: impl Fn(u8, u8) -> u16,
+    ) -> usize;
     /// Copies the longest all-ASCII prefix of `src` that fits; returns its length.
     fn copy_ascii(&mut self, src: &[u8]) -> usize;
     /// Copies as much of the valid UTF-8 `src` as fits, ending on a character boundary;
@@ -277,12 +284,16 @@ impl Sink for Utf8Sink<'_> {
     // `get` found it; `i` advances by one or two within `src`.
     #[inline(always)]
     #[allow(clippy::indexing_slicing, clippy::arithmetic_side_effects)]
-    fn push_double_byte_run(&mut self, src: &[u8], pair: impl Fn(u8, u8) -> u16) -> usize {
+    fn push_double_byte_run<const ASCII_SINGLES: bool>(
+        &mut self,
+        src: &[u8],
+        pair: impl Fn(u8, u8) -> u16,
+    ) -> usize {
         let mut steps = self.room().saturating_sub(1) / 3;
         let (mut i, mut pos, mut in_ascii) = (0, self.pos, false);
         while steps > 0 {
             let Some(&lead) = src.get(i) else { break };
-            if lead < 0x80 {
+            if ASCII_SINGLES && lead < 0x80 {
                 if !in_ascii && starts_with_ascii_run(&src[i..]) {
                     break;
                 }
@@ -496,12 +507,16 @@ impl Sink for Utf16Sink<'_> {
     // `buf[pos]` is within `buf`; `i + 1` is read only after `get` found it.
     #[inline(always)]
     #[allow(clippy::indexing_slicing, clippy::arithmetic_side_effects)]
-    fn push_double_byte_run(&mut self, src: &[u8], pair: impl Fn(u8, u8) -> u16) -> usize {
+    fn push_double_byte_run<const ASCII_SINGLES: bool>(
+        &mut self,
+        src: &[u8],
+        pair: impl Fn(u8, u8) -> u16,
+    ) -> usize {
         let mut steps = self.room();
         let (mut i, mut pos, mut in_ascii) = (0, self.pos, false);
         while steps > 0 {
             let Some(&lead) = src.get(i) else { break };
-            if lead < 0x80 {
+            if ASCII_SINGLES && lead < 0x80 {
                 if !in_ascii && starts_with_ascii_run(&src[i..]) {
                     break;
                 }
