@@ -278,10 +278,9 @@ impl Sink for Utf8Sink<'_> {
                 .sum::<usize>();
         valid
     }
-    // Hot loop. Bounds: `steps` characters of at most three bytes fit in the room less one
-    // byte (each step writes one character: one byte, or a four-byte store of which at most
-    // three count), so every store at `pos` is within `buf`; `i + 1` is read only after
-    // `get` found it; `i` advances by one or two within `src`.
+    // Hot loop. Bounds: `i < src.len()` where `lead` is read and `i + 1 < src.len()` where
+    // `trail` is; `i` advances by one or two within `src`. `pos` only grows by what was
+    // written, at most three bytes, while `pos < limit`, so it stays below `buf.len()`.
     #[inline(always)]
     #[allow(clippy::indexing_slicing, clippy::arithmetic_side_effects)]
     fn push_double_byte_run<const ASCII_SINGLES: bool>(
@@ -289,15 +288,22 @@ impl Sink for Utf8Sink<'_> {
         src: &[u8],
         pair: impl Fn(u8, u8) -> u16,
     ) -> usize {
-        let mut steps = self.room().saturating_sub(1) / 3;
+        // Every step stores four bytes at most (one character and scratch).
+        let limit = self.buf.len().saturating_sub(3);
+        let out = self.buf.as_mut_ptr();
         let (mut i, mut pos, mut in_ascii) = (0, self.pos, false);
-        while steps > 0 {
-            let Some(&lead) = src.get(i) else { break };
+        while i < src.len() && pos < limit {
+            let lead = src[i];
             if ASCII_SINGLES && lead < 0x80 {
-                if !in_ascii && starts_with_ascii_run(&src[i..]) {
+                // A lone ASCII byte (a space between words) needs no look ahead.
+                if !in_ascii
+                    && src.get(i + 1).is_some_and(|&b| b < 0x80)
+                    && starts_with_ascii_run(&src[i..])
+                {
                     break;
                 }
-                self.buf[pos] = lead;
+                // SAFETY: `pos < limit <= buf.len()`.
+                unsafe { out.add(pos).write(lead) };
                 pos += 1;
                 i += 1;
                 in_ascii = true;
@@ -318,12 +324,16 @@ impl Sink for Utf8Sink<'_> {
                     utf8_of_bmp(c)
                 };
                 // Four bytes stored: past the character is scratch (or the next one).
-                self.buf[pos..pos + 4].copy_from_slice(&packed.to_le_bytes());
+                // SAFETY: `pos < limit = buf.len() - 3`: `buf[pos..pos + 4]` exists.
+                unsafe {
+                    out.add(pos)
+                        .cast::<[u8; 4]>()
+                        .write_unaligned(packed.to_le_bytes())
+                };
                 pos += len;
                 i += 2;
                 in_ascii = false;
             }
-            steps -= 1;
         }
         // The last store ended at most four bytes past `pos`.
         self.scratch_end = self.scratch_end.max(pos + 4);
@@ -503,8 +513,9 @@ impl Sink for Utf16Sink<'_> {
         self.pos += valid;
         valid
     }
-    // Hot loop. Bounds: `steps` is at most the room and each step writes one unit, so
-    // `buf[pos]` is within `buf`; `i + 1` is read only after `get` found it.
+    // Hot loop. Bounds: `i < src.len()` where `lead` is read and `i + 1 < src.len()` where
+    // `trail` is; `i` advances by one or two within `src`. `pos` grows by one per step while
+    // `pos < buf.len()`.
     #[inline(always)]
     #[allow(clippy::indexing_slicing, clippy::arithmetic_side_effects)]
     fn push_double_byte_run<const ASCII_SINGLES: bool>(
@@ -512,30 +523,40 @@ impl Sink for Utf16Sink<'_> {
         src: &[u8],
         pair: impl Fn(u8, u8) -> u16,
     ) -> usize {
-        let mut steps = self.room();
+        let limit = self.buf.len();
+        let out = self.buf.as_mut_ptr();
         let (mut i, mut pos, mut in_ascii) = (0, self.pos, false);
-        while steps > 0 {
-            let Some(&lead) = src.get(i) else { break };
-            if ASCII_SINGLES && lead < 0x80 {
-                if !in_ascii && starts_with_ascii_run(&src[i..]) {
+        while i < src.len() && pos < limit {
+            let lead = src[i];
+            let unit = if ASCII_SINGLES && lead < 0x80 {
+                // A lone ASCII byte (a space between words) needs no look ahead.
+                if !in_ascii
+                    && src.get(i + 1).is_some_and(|&b| b < 0x80)
+                    && starts_with_ascii_run(&src[i..])
+                {
                     break;
                 }
-                self.buf[pos] = u16::from(lead);
                 i += 1;
                 in_ascii = true;
+                u16::from(lead)
             } else {
                 let Some(&trail) = src.get(i + 1) else { break };
                 let c = pair(lead, trail);
                 if c == 0 {
                     break;
                 }
-                // Never produced by the decoders (their tables hold scalar values only).
-                self.buf[pos] = if (c & 0xF800) == 0xD800 { 0xFFFD } else { c };
                 i += 2;
                 in_ascii = false;
-            }
+                // Never produced by the decoders (their tables hold scalar values only).
+                if (c & 0xF800) == 0xD800 {
+                    0xFFFD
+                } else {
+                    c
+                }
+            };
+            // SAFETY: `pos < limit = buf.len()`.
+            unsafe { out.add(pos).write(unit) };
             pos += 1;
-            steps -= 1;
         }
         self.pos = pos;
         i
@@ -766,5 +787,61 @@ mod tests {
         assert_eq!(sink.push_byte_map_run(&input, &map), 5);
         let expected: alloc::vec::Vec<u16> = want.encode_utf16().collect();
         assert_eq!(&buf[..5], &expected[..]);
+    }
+
+    /// The pair loop (raw stores) in every room size: whole characters only, the `&mut
+    /// str` left valid, stops at a non-pair, at a lone final lead and before a long ASCII
+    /// run; the same in UTF-16.
+    #[test]
+    fn double_byte_runs_stop_where_they_must_in_any_room() {
+        // Pairs 0x81 xx → U+4E00 + xx (three bytes), 0x82 xx → U+0100 + xx (two bytes);
+        // 0x83 is not a lead.
+        let pair = |lead: u8, trail: u8| match lead {
+            0x81 => 0x4E00 + u16::from(trail),
+            0x82 => 0x0100 + u16::from(trail & 0x3F),
+            _ => 0,
+        };
+        let decode = |bytes: &[u8]| -> String {
+            let mut out = String::new();
+            let mut i = 0;
+            while i < bytes.len() {
+                if bytes[i] < 0x80 {
+                    out.push(char::from(bytes[i]));
+                    i += 1;
+                } else {
+                    out.push(char::from_u32(u32::from(pair(bytes[i], bytes[i + 1]))).unwrap());
+                    i += 2;
+                }
+            }
+            out
+        };
+        let input: &[u8] = &[
+            0x81, 0x41, b' ', 0x82, 0x42, b'a', b'b', 0x81, 0x7F, 0x83, 0x41,
+        ];
+        let long_ascii: &[u8] = b"\x81\x41 0123456789abcdefXYZ";
+        let lone_lead: &[u8] = &[b'x', 0x81];
+        for (src, whole) in [(input, 9usize), (long_ascii, 2), (lone_lead, 1)] {
+            for room in 0..24 {
+                let mut s = "é".repeat(room / 2) + &"a".repeat(room % 2);
+                let (n, written) = write_into_str(s.as_mut_str(), |sink| {
+                    sink.push_double_byte_run::<true>(src, pair)
+                });
+                assert!(core::str::from_utf8(s.as_bytes()).is_ok());
+                assert!(n <= whole, "room {room}");
+                assert_eq!(&s[..written], decode(&src[..n]), "room {room}");
+                if room >= 3 * whole + 4 {
+                    assert_eq!(n, whole, "room {room}");
+                }
+                let mut units = alloc::vec![0u16; room];
+                let mut sink = Utf16Sink::new(&mut units);
+                let n16 = sink.push_double_byte_run::<true>(src, pair);
+                let w16 = sink.written();
+                let want: alloc::vec::Vec<u16> = decode(&src[..n16]).encode_utf16().collect();
+                assert_eq!(&units[..w16], &want[..]);
+                if room >= whole {
+                    assert_eq!(n16, whole, "utf16 room {room}");
+                }
+            }
+        }
     }
 }
