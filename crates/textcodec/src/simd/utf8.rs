@@ -368,7 +368,9 @@ mod avx2 {
     }
 }
 
-/// The same with 64-byte AVX-512 vectors.
+/// The same with 64-byte AVX-512 vectors; the table lookups are `vpermb` (its index is
+/// the low six bits, and the 16-entry tables are repeated four times), which needs no
+/// masking of the nibbles.
 #[cfg(target_arch = "x86_64")]
 mod avx512_validation {
     use super::lookup::{CUR_HIGH, INCOMPLETE_MAX, PREV_HIGH, PREV_LOW};
@@ -378,33 +380,38 @@ mod avx512_validation {
         prev_high: __m512i,
         prev_low: __m512i,
         cur_high: __m512i,
-        nibble: __m512i,
         incomplete_max: __m512i,
     }
 
     impl Tables {
-        #[target_feature(enable = "avx2,avx512f,avx512bw")]
+        #[target_feature(enable = "avx2,avx512f,avx512bw,avx512vbmi")]
         pub(super) fn new() -> Tables {
             Tables {
                 prev_high: table(&PREV_HIGH),
                 prev_low: table(&PREV_LOW),
                 cur_high: table(&CUR_HIGH),
-                nibble: _mm512_set1_epi8(0x0F),
                 // SAFETY: 64 readable bytes.
                 incomplete_max: unsafe { _mm512_loadu_si512(INCOMPLETE_MAX.as_ptr().cast()) },
             }
         }
     }
 
-    #[target_feature(enable = "avx2,avx512f,avx512bw")]
+    #[target_feature(enable = "avx2,avx512f,avx512bw,avx512vbmi")]
     fn table(t: &[u8; 16]) -> __m512i {
         // SAFETY: `t` is 16 readable bytes.
         _mm512_broadcast_i32x4(unsafe { _mm_loadu_si128(t.as_ptr().cast()) })
     }
 
+    /// What [`invalid`] finds besides errors: lanes whose byte 2 or 3 back is a lead of a
+    /// 3-byte (or longer) or a 4-byte character.
+    pub(super) struct Leads {
+        pub(super) three: __mmask64,
+        pub(super) four: __mmask64,
+    }
+
     /// Whether the 64 bytes `input` hold an error, given the same bytes loaded 1, 2 and 3
-    /// positions earlier (`back1` …); and the lanes where `back3` is a 4-byte lead.
-    #[target_feature(enable = "avx2,avx512f,avx512bw")]
+    /// positions earlier (`back1` …).
+    #[target_feature(enable = "avx2,avx512f,avx512bw,avx512vbmi")]
     #[inline]
     pub(super) fn invalid(
         t: &Tables,
@@ -412,11 +419,12 @@ mod avx512_validation {
         back1: __m512i,
         back2: __m512i,
         back3: __m512i,
-    ) -> (bool, __mmask64) {
-        let high = |v: __m512i| _mm512_and_si512(_mm512_srli_epi16::<4>(v), t.nibble);
-        let a = _mm512_shuffle_epi8(t.prev_high, high(back1));
-        let b = _mm512_shuffle_epi8(t.prev_low, _mm512_and_si512(back1, t.nibble));
-        let c = _mm512_shuffle_epi8(t.cur_high, high(input));
+    ) -> (bool, Leads) {
+        // The high nibble in the low four bits; bits 4 and 5 (from the next byte of a
+        // 16-bit lane) only select one of the table's copies.
+        let a = _mm512_permutexvar_epi8(_mm512_srli_epi16::<4>(back1), t.prev_high);
+        let b = _mm512_permutexvar_epi8(back1, t.prev_low);
+        let c = _mm512_permutexvar_epi8(_mm512_srli_epi16::<4>(input), t.cur_high);
         let third = _mm512_subs_epu8(back2, _mm512_set1_epi8((0xE0 - 0x80) as i8));
         let fourth = _mm512_subs_epu8(back3, _mm512_set1_epi8((0xF0 - 0x80) as i8));
         // (third OR fourth) AND 0x80, and (a AND b AND c) XOR that, in one ternary-logic
@@ -427,12 +435,15 @@ mod avx512_validation {
         let errors = _mm512_xor_si512(special, must_be_cont);
         (
             _mm512_test_epi8_mask(errors, errors) != 0,
-            _mm512_movepi8_mask(fourth),
+            Leads {
+                three: _mm512_movepi8_mask(third),
+                four: _mm512_movepi8_mask(fourth),
+            },
         )
     }
 
     /// Whether the last character of the 64 bytes `input` runs past them.
-    #[target_feature(enable = "avx2,avx512f,avx512bw")]
+    #[target_feature(enable = "avx2,avx512f,avx512bw,avx512vbmi")]
     #[inline]
     pub(super) fn ends_inside(t: &Tables, input: __m512i) -> bool {
         _mm512_test_epi8_mask(
@@ -445,8 +456,8 @@ mod avx512_validation {
     /// runs past them. `incomplete` says whether the previous 64 bytes ended so.
     ///
     /// # Safety
-    /// The CPU must support AVX-512 F/BW; `p - 3 .. p + 64` must be readable.
-    #[target_feature(enable = "avx2,avx512f,avx512bw")]
+    /// The CPU must support AVX-512 F/BW/VBMI; `p - 3 .. p + 64` must be readable.
+    #[target_feature(enable = "avx2,avx512f,avx512bw,avx512vbmi")]
     #[inline]
     unsafe fn step(t: &Tables, p: *const u8, incomplete: bool) -> Option<bool> {
         // SAFETY: `p .. p + 64` is readable.
@@ -469,8 +480,8 @@ mod avx512_validation {
     }
 
     /// # Safety
-    /// The CPU must support AVX2 and AVX-512 F/BW.
-    #[target_feature(enable = "avx2,avx512f,avx512bw")]
+    /// The CPU must support AVX2 and AVX-512 F/BW/VBMI.
+    #[target_feature(enable = "avx2,avx512f,avx512bw,avx512vbmi")]
     // Hot loop. Bounds: `src.len() >= 64` before `src[..64]`; `i` only advances by 128 or
     // 64 while `i + 128` or `i + 64` is at most `src.len()`, so `i <= src.len()` and the
     // sums cannot overflow.
@@ -733,7 +744,7 @@ fn boundary_before(src: &[u8], i: usize) -> usize {
 /// next block, which sees all of its bytes through the offset loads.
 #[cfg(target_arch = "x86_64")]
 mod avx512_fused {
-    use super::avx512_validation::{ends_inside, invalid, Tables};
+    use super::avx512_validation::{invalid, Leads, Tables};
     use core::arch::x86_64::*;
 
     /// `vpermt2b` indices that interleave low bytes (first operand) and high bytes
@@ -750,6 +761,25 @@ mod avx512_fused {
             t[1][2 * k] = 32 + k as u8;
             t[1][2 * k + 1] = 96 + k as u8;
             k += 1;
+        }
+        t
+    };
+
+    /// `vpermb` tables indexed by the low six bits of a byte `x`: [0] the XOR that turns
+    /// a continuation into the low byte of its unit when `x` is the byte before it (the
+    /// top two bits `0b10` become `x`'s low two); [1] `x`'s bits 2..=5, the high byte's
+    /// low nibble; [2] a 3-byte lead's payload, the high byte's high nibble.
+    // Bounds: evaluated at compile time (`x < 64`); an out-of-bounds index or an overflow
+    // would fail the build, it cannot panic at run time.
+    #[allow(clippy::indexing_slicing, clippy::arithmetic_side_effects)]
+    const BY_LOW_SIX: [[u8; 64]; 3] = {
+        let mut t = [[0u8; 64]; 3];
+        let mut x = 0;
+        while x < 64 {
+            t[0][x] = (((x & 3) ^ 2) << 6) as u8;
+            t[1][x] = ((x >> 2) & 0x0F) as u8;
+            t[2][x] = ((x & 0x0F) << 4) as u8;
+            x += 1;
         }
         t
     };
@@ -789,9 +819,16 @@ mod avx512_fused {
             )
         };
         let below_c0 = _mm512_set1_epi8(-0x40);
+        let e0 = _mm512_set1_epi8(0xE0u8 as i8);
         let f0 = _mm512_set1_epi8(0xF0u8 as i8);
-        let top2 = _mm512_set1_epi8(0xC0u8 as i8);
-        let top4 = _mm512_set1_epi8(0xF0u8 as i8);
+        // SAFETY: 64 readable bytes each.
+        let (t_lo, t_hi, t_lead) = unsafe {
+            (
+                _mm512_loadu_si512(BY_LOW_SIX[0].as_ptr().cast()),
+                _mm512_loadu_si512(BY_LOW_SIX[1].as_ptr().cast()),
+                _mm512_loadu_si512(BY_LOW_SIX[2].as_ptr().cast()),
+            )
+        };
         // The first block, with three NUL bytes in front (the start is a character
         // boundary).
         let mut first = [0u8; 67];
@@ -835,18 +872,25 @@ mod avx512_fused {
                     _mm512_loadu_si512(p.sub(3).cast()),
                 )
             };
-            // 4-byte leads 3 bytes back: leads of the 4-byte characters that end here.
-            let lead4 = if VALIDATE {
-                let (invalid, lead4) = invalid(&t, v, b1, b2, b3);
+            // Leads 2 and 3 bytes back: of the 3- and 4-byte characters that end here.
+            let leads = if VALIDATE {
+                let (invalid, leads) = invalid(&t, v, b1, b2, b3);
                 if invalid {
                     break;
                 }
-                lead4
+                leads
             } else {
-                _mm512_cmpge_epu8_mask(b3, f0)
+                Leads {
+                    three: _mm512_cmpge_epu8_mask(b2, e0),
+                    four: _mm512_cmpge_epu8_mask(b3, f0),
+                }
             };
-            pending = ends_inside(&t, v);
-            if lead4 != 0 {
+            // The block ends inside a character: a lead of 2+ bytes at 63, of 3+ at 62 or
+            // of 4 at 61. Per byte, adding the lowest of the bits that must all be set
+            // carries into a bit that is 0 otherwise.
+            let last = u32::from_le_bytes([src[i + 60], src[i + 61], src[i + 62], src[i + 63]]);
+            pending = (u64::from(last & 0xC0E0_F000) + 0x4020_1000) & 0x1_0101_0000 != 0;
+            if leads.four != 0 {
                 // Rare: the scalar twin converts the characters that end in this block.
                 let start = super::boundary_before(src, i);
                 let end = super::boundary_before(src, i + 64);
@@ -862,26 +906,18 @@ mod avx512_fused {
                 continue;
             }
             let cont0 = _mm512_cmplt_epi8_mask(v, below_c0);
-            let cont1 = _mm512_cmplt_epi8_mask(b1, below_c0);
             // Lane j ends a character when byte j + 1 is not a continuation; lane 63 when
             // the block does not end inside one.
             let ends = !((cont0 >> 1) | (u64::from(pending) << 63));
             // Low byte: ASCII as is; else the last byte's payload and the low two bits of
-            // the byte before (the 16-bit shift's spill is masked off).
-            let lo = _mm512_mask_blend_epi8(
-                cont0,
-                v,
-                _mm512_ternarylogic_epi32::<0xCA>(top2, _mm512_slli_epi16::<6>(b1), v),
-            );
-            // High byte: bits 2..=5 of the byte before and, for a 3-byte character, the
+            // the byte before: the top two bits flipped from the continuation's 0b10.
+            let lo = _mm512_xor_si512(v, _mm512_maskz_permutexvar_epi8(cont0, b1, t_lo));
+            // High byte: bits 2..=5 of the byte before and, for a 3-byte character (a
+            // 3-byte lead two back, in a lane that ends a character, is its own), the
             // lead's payload above them; 0 for ASCII.
-            let hi = _mm512_maskz_mov_epi8(
-                cont0,
-                _mm512_ternarylogic_epi32::<0xCA>(
-                    top4,
-                    _mm512_maskz_mov_epi8(cont1, _mm512_slli_epi16::<4>(b2)),
-                    _mm512_srli_epi16::<2>(b1),
-                ),
+            let hi = _mm512_or_si512(
+                _mm512_maskz_permutexvar_epi8(cont0, b1, t_hi),
+                _mm512_maskz_permutexvar_epi8(leads.three, b2, t_lead),
             );
             let lo = _mm512_maskz_compress_epi8(ends, lo);
             let hi = _mm512_maskz_compress_epi8(ends, hi);
