@@ -89,4 +89,41 @@ impl EncodeKernel for SingleByteEncoder {
             None => Encoded::unmappable(c),
         }
     }
+    /// Where the CPU has the AVX-512 kernel: ASCII and the two-byte characters of the
+    /// encoding's busiest blocks 64 bytes at a time, the generic loop for a short span
+    /// wherever the kernel stops (another character, or an unmappable one); elsewhere the
+    /// generic loop throughout.
+    #[inline]
+    fn fast(&mut self, src: &str, dst: &mut [u8]) -> (usize, usize) {
+        if !crate::simd::byte_map::has_encode_kernel() {
+            return super::encode_bulk_from_utf8(self, src, dst);
+        }
+        let (mut read, mut written) = (0usize, 0usize);
+        loop {
+            let (rest, out) = (
+                src.get(read..).unwrap_or_default(),
+                dst.get_mut(written..).unwrap_or_default(),
+            );
+            let (r, w) =
+                crate::simd::byte_map::encode_hot_pairs(rest.as_bytes(), &self.index.hot, out);
+            read = read.saturating_add(r);
+            written = written.saturating_add(w);
+            // The span for the generic loop: about 32 bytes, ending on a character boundary.
+            let mut end = read.saturating_add(32).min(src.len());
+            while !src.is_char_boundary(end) {
+                end = end.saturating_add(1);
+            }
+            let (span, out) = (
+                src.get(read..end).unwrap_or_default(),
+                dst.get_mut(written..).unwrap_or_default(),
+            );
+            let (r, w) = super::encode_bulk_from_utf8(self, span, out);
+            read = read.saturating_add(r);
+            written = written.saturating_add(w);
+            if r < span.len() || read == src.len() {
+                // An unmappable character, no room, or the end.
+                return (read, written);
+            }
+        }
+    }
 }

@@ -36,6 +36,9 @@ pub(crate) struct SingleByteIndex {
     pub(crate) page_of: [u8; 256],
     /// code point & 0xFF → byte (0 = not encodable).
     pub(crate) pages: &'static [[u8; 256]],
+    /// The two-byte UTF-8 characters of its busiest 64-code-point blocks → bytes (the
+    /// AVX-512 encoder's table, derived from `decode`).
+    pub(crate) hot: crate::simd::byte_map::HotPairs,
 }
 
 impl SingleByteIndex {
@@ -51,6 +54,7 @@ impl SingleByteIndex {
             utf8: crate::simd::sink::utf8_table(&decode),
             page_of,
             pages,
+            hot: crate::simd::byte_map::hot_pairs(&decode),
         }
     }
 

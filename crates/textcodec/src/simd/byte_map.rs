@@ -62,6 +62,103 @@ pub(crate) fn to_utf8_with(
     }
 }
 
+/// Encoding side: the two-byte UTF-8 characters of up to four "hot" lead bytes (the
+/// 64-code-point blocks a single-byte encoding maps most of, e.g. C2/C3 for Latin-1,
+/// D0/D1 for Cyrillic) → their bytes: `bytes[k * 64 + (trail & 0x3F)]` for `leads[k]
+/// trail`, 0 where the character is not encodable. Unused slots have lead 0 (no lead
+/// byte matches it).
+pub(crate) struct HotPairs {
+    pub(crate) leads: [u8; 4],
+    pub(crate) bytes: [u8; 256],
+}
+
+/// The [`HotPairs`] of a single-byte decode table (byte → code point, 0 = none), at
+/// compile time: the four lead bytes whose blocks hold the most of its code points.
+// Bounds: leads of two-byte UTF-8 are 0xC2..=0xDF (`cp >> 6` below 0x20 for cp < 0x800),
+// so `lead & 0x1F` indexes the 32 counts; `k < 4` and `cp & 0x3F < 64` index `bytes`.
+#[allow(clippy::indexing_slicing, clippy::arithmetic_side_effects)]
+pub(crate) const fn hot_pairs(decode: &[u16; 256]) -> HotPairs {
+    let mut count = [0u16; 32];
+    let mut b = 0x80;
+    while b < 256 {
+        let cp = decode[b];
+        if cp >= 0x80 && cp < 0x800 {
+            count[(cp >> 6) as usize] += 1;
+        }
+        b += 1;
+    }
+    let mut leads = [0u8; 4];
+    let mut k = 0;
+    while k < 4 {
+        // The block with the most code points not taken yet (ties: the lowest).
+        let (mut best, mut best_count) = (0, 0);
+        let mut block = 0;
+        while block < 32 {
+            if count[block] > best_count {
+                best = block;
+                best_count = count[block];
+            }
+            block += 1;
+        }
+        if best_count > 0 {
+            leads[k] = 0xC0 | best as u8;
+            count[best] = 0;
+        }
+        k += 1;
+    }
+    let mut bytes = [0u8; 256];
+    let mut b = 0x80;
+    while b < 256 {
+        let cp = decode[b];
+        if cp >= 0x80 && cp < 0x800 {
+            let lead = 0xC0 | (cp >> 6) as u8;
+            let mut k = 0;
+            while k < 4 {
+                if leads[k] == lead {
+                    bytes[k * 64 + (cp & 0x3F) as usize] = b as u8;
+                }
+                k += 1;
+            }
+        }
+        b += 1;
+    }
+    HotPairs { leads, bytes }
+}
+
+/// Encodes a prefix of `src` (the bytes of a `&str` from a character boundary) into
+/// `dst`: ASCII and the hot two-byte characters, 64 bytes per step; stops before anything
+/// else (other characters, unmappable ones) or when a step's output might not fit.
+/// Returns (bytes read, bytes written); (0, 0) where there is no kernel (see
+/// [`has_encode_kernel`]).
+#[inline]
+pub(crate) fn encode_hot_pairs(src: &[u8], hot: &HotPairs, dst: &mut [u8]) -> (usize, usize) {
+    encode_hot_pairs_with(kernel(), src, hot, dst)
+}
+
+/// Whether [`encode_hot_pairs`] has a kernel on this CPU.
+#[inline]
+pub(crate) fn has_encode_kernel() -> bool {
+    #[cfg(target_arch = "x86_64")]
+    if let Kernel::Avx512(_) = kernel() {
+        return true;
+    }
+    false
+}
+
+pub(crate) fn encode_hot_pairs_with(
+    k: Kernel,
+    src: &[u8],
+    hot: &HotPairs,
+    dst: &mut [u8],
+) -> (usize, usize) {
+    match k {
+        // SAFETY: a `Kernel::Avx512` value exists only after its features were detected.
+        #[cfg(target_arch = "x86_64")]
+        Kernel::Avx512(_) => unsafe { avx512::encode_hot_pairs(src, hot, dst) },
+        _ => (0, 0),
+    }
+}
+
 #[cfg(target_arch = "x86_64")]
 mod avx512 {
     use super::BLOCK;
@@ -144,6 +241,115 @@ mod avx512 {
             i += BLOCK;
         }
         i
+    }
+
+    /// `vpermb` indexes that move every byte one place up.
+    // Bounds: `j < 64`, the array's length; `j - 1` only for `j >= 1`.
+    #[allow(clippy::indexing_slicing, clippy::arithmetic_side_effects)]
+    const BACK_ONE: [u8; 64] = {
+        let mut idx = [0u8; 64];
+        let mut j = 1;
+        while j < 64 {
+            idx[j] = (j - 1) as u8;
+            j += 1;
+        }
+        idx
+    };
+
+    /// # Safety
+    /// The CPU must support AVX2, BMI2, POPCNT and AVX-512 F/BW/VBMI/VBMI2.
+    #[target_feature(enable = "avx2,bmi2,popcnt,avx512f,avx512bw,avx512vbmi,avx512vbmi2")]
+    // Hot loop. Bounds: a step runs only while `i + 64 <= src.len()` and `written + 64 <=
+    // dst.len()`, reads `src[i..i + 64]`, writes at most 64 bytes (a compress mask's
+    // popcount) and advances `i` by `take <= 64`; `trailing_zeros` of nonzero masks is
+    // below 64, and a trail's lead lies before it (so `bad.trailing_zeros() >= 1` when a
+    // trail is bad: position 0 of a step is a character boundary).
+    #[allow(clippy::arithmetic_side_effects)]
+    pub(super) unsafe fn encode_hot_pairs(
+        src: &[u8],
+        hot: &super::HotPairs,
+        dst: &mut [u8],
+    ) -> (usize, usize) {
+        let p = hot.bytes.as_ptr();
+        // SAFETY: the four 64-byte loads read `hot.bytes[0..256]`.
+        let (t0, t1, t2, t3) = unsafe {
+            (
+                _mm512_loadu_si512(p.cast()),
+                _mm512_loadu_si512(p.add(64).cast()),
+                _mm512_loadu_si512(p.add(128).cast()),
+                _mm512_loadu_si512(p.add(192).cast()),
+            )
+        };
+        let [l0, l1, l2, l3] = hot.leads.map(|lead| _mm512_set1_epi8(lead as i8));
+        // Byte j of `previous(v)` is byte j - 1 of `v` (byte 0: anything).
+        // SAFETY: 64 readable bytes.
+        let back_one = unsafe { _mm512_loadu_si512(BACK_ONE.as_ptr().cast()) };
+        let (s, d) = (src.as_ptr(), dst.as_mut_ptr());
+        let (mut i, mut written) = (0, 0);
+        while i + 64 <= src.len() && written + 64 <= dst.len() {
+            // SAFETY: `i + 64 <= src.len()`.
+            let v = unsafe { _mm512_loadu_si512(s.add(i).cast()) };
+            let non_ascii = _mm512_movepi8_mask(v);
+            if non_ascii == 0 {
+                // SAFETY: `written + 64 <= dst.len()`.
+                unsafe { _mm512_storeu_si512(d.add(written).cast(), v) };
+                i += 64;
+                written += 64;
+                continue;
+            }
+            let leads = _mm512_cmpge_epu8_mask(v, _mm512_set1_epi8(0xC0u8 as i8));
+            let trails = non_ascii & !leads;
+            // Three- and four-byte characters end the step at their lead.
+            let long = _mm512_cmpge_epu8_mask(v, _mm512_set1_epi8(0xE0u8 as i8));
+            let prev = _mm512_permutexvar_epi8(back_one, v);
+            let (e0, e1, e2, e3) = (
+                _mm512_cmpeq_epi8_mask(prev, l0),
+                _mm512_cmpeq_epi8_mask(prev, l1),
+                _mm512_cmpeq_epi8_mask(prev, l2),
+                _mm512_cmpeq_epi8_mask(prev, l3),
+            );
+            let slot = _mm512_mask_mov_epi8(
+                _mm512_mask_mov_epi8(
+                    _mm512_maskz_mov_epi8(e1, _mm512_set1_epi8(0x40)),
+                    e2,
+                    _mm512_set1_epi8(0x80u8 as i8),
+                ),
+                e3,
+                _mm512_set1_epi8(0xC0u8 as i8),
+            );
+            let idx = _mm512_ternarylogic_epi32::<0xEA>(v, _mm512_set1_epi8(0x3F), slot);
+            let low_half = _mm512_permutex2var_epi8(t0, idx, t1);
+            let high_half = _mm512_permutex2var_epi8(t2, idx, t3);
+            let mapped = _mm512_mask_blend_epi8(_mm512_movepi8_mask(idx), low_half, high_half);
+            // Trails of a cold lead, or of an unmappable character: stop at their lead.
+            let cold = trails & !(e0 | e1 | e2 | e3);
+            let unmapped = trails & _mm512_cmpeq_epi8_mask(mapped, _mm512_setzero_si512());
+            let bad = cold | unmapped;
+            let mut take = 64;
+            if long != 0 {
+                take = long.trailing_zeros();
+            }
+            if bad != 0 {
+                take = take.min(bad.trailing_zeros().saturating_sub(1));
+            }
+            let stopped = take < 64;
+            // A lead at the end of the step: its character is the next step's.
+            if !stopped && leads >> 63 != 0 {
+                take = 63;
+            }
+            let keep = _bzhi_u64(!leads, take);
+            let out = _mm512_maskz_compress_epi8(keep, _mm512_mask_blend_epi8(trails, v, mapped));
+            let n = keep.count_ones();
+            // SAFETY: `n <= 64` and `written + 64 <= dst.len()`: the masked store writes
+            // `dst[written..written + n]` only.
+            unsafe { _mm512_mask_storeu_epi8(d.add(written).cast(), _bzhi_u64(u64::MAX, n), out) };
+            written += n as usize;
+            i += take as usize;
+            if stopped {
+                break;
+            }
+        }
+        (i, written)
     }
 
     /// Worst-case UTF-8 of a block: 32 three-byte characters.
@@ -387,4 +593,96 @@ mod tests {
     }
 
     use alloc::string::String;
+
+    /// The encoder kernel against the index, character by character: it takes a prefix of
+    /// whole characters, all ASCII or hot and mappable, writes exactly their bytes, and
+    /// with ample room takes every whole step such characters fill.
+    #[test]
+    fn hot_pair_encoder_matches_the_index_across_mixes_and_room() {
+        use crate::index::single_byte::{ISO_8859_2, WINDOWS_1251, WINDOWS_1252, WINDOWS_1255};
+        let indexes = [&WINDOWS_1252, &WINDOWS_1251, &ISO_8859_2, &WINDOWS_1255];
+        let (max_len, step) = if cfg!(miri) { (70, 23) } else { (200, 1) };
+        for index in indexes {
+            let hot = &index.hot;
+            // Characters the kernel must take (ASCII, hot and mappable), and others.
+            let mut takeable: Vec<char> = (0x20u8..0x7F).step_by(7).map(char::from).collect();
+            let mut others: Vec<char> = alloc::vec!['€', '\u{2013}', '日', '😀', '\u{7FF}'];
+            for b in 0x80..=0xFFu8 {
+                let Some(cp) = index.code_point(b) else {
+                    continue;
+                };
+                let c = char::from_u32(u32::from(cp)).unwrap();
+                let lead = c.encode_utf8(&mut [0; 4]).as_bytes()[0];
+                if c.len_utf8() == 2 && hot.leads.contains(&lead) {
+                    takeable.push(c);
+                } else {
+                    others.push(c);
+                }
+            }
+            // A hot-block character the index does not map (if any): must stop the kernel.
+            for k in 0..4 {
+                for t in 0..64u32 {
+                    let lead = u32::from(hot.leads[k]);
+                    if lead == 0 || hot.bytes[k * 64 + t as usize] != 0 {
+                        continue;
+                    }
+                    let cp = ((lead & 0x1F) << 6) | t;
+                    if cp >= 0x80 {
+                        others.push(char::from_u32(cp).unwrap());
+                        break;
+                    }
+                }
+            }
+            assert!(takeable.len() > 40, "hot blocks too small");
+            for len in 0..max_len {
+                for other_at in (0..len).step_by(step * 5).chain([usize::MAX]) {
+                    let text: String = (0..len)
+                        .map(|i| {
+                            if i == other_at {
+                                others[i % others.len()]
+                            } else {
+                                takeable[(i * 31 + len) % takeable.len()]
+                            }
+                        })
+                        .collect();
+                    let stop_char = if other_at == usize::MAX {
+                        text.len()
+                    } else {
+                        text.char_indices().nth(other_at).unwrap().0
+                    };
+                    for room in [0, 63, 64, text.len(), text.len() + 64] {
+                        for k in available_kernels() {
+                            let mut dst = alloc::vec![0xAAu8; room];
+                            let (read, written) =
+                                encode_hot_pairs_with(k, text.as_bytes(), hot, &mut dst);
+                            assert!(text.is_char_boundary(read), "{k:?} read {read}");
+                            assert!(read <= stop_char, "{k:?} read past a stop at {stop_char}");
+                            let want: Vec<u8> = text[..read]
+                                .chars()
+                                .map(|c| {
+                                    if (c as u32) < 0x80 {
+                                        c as u8
+                                    } else {
+                                        index.byte_for(c as u32).unwrap()
+                                    }
+                                })
+                                .collect();
+                            assert_eq!(&dst[..written], &want[..], "{k:?} len {len}");
+                            assert!(dst[written..].iter().all(|&b| b == 0xAA), "{k:?} past");
+                            #[cfg(target_arch = "x86_64")]
+                            if matches!(k, Kernel::Avx512(_)) && room >= text.len() + 64 {
+                                // Whole 64-byte steps up to the stop are taken (a step may
+                                // end one byte early, before a lead).
+                                assert!(
+                                    read + 64 > stop_char.min(text.len()) || read == stop_char,
+                                    "{k:?} stopped early at {read} (stop {stop_char}, len {})",
+                                    text.len()
+                                );
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
 }
