@@ -544,7 +544,8 @@ fn finish(src: &[u8], i: usize) -> usize {
     start + scalar::valid_prefix_len(&src[start..])
 }
 
-/// UTF-8 → UTF-16 for input already known to be valid, in 32-byte windows with AVX-512.
+/// UTF-8 → UTF-16 for input already known to be valid, in 32-byte windows with AVX-512
+/// (since [`avx512_fused`], only for the last stretch of fewer than 64 bytes it leaves).
 ///
 /// Lane j of a window gets the code point of the character whose last byte is j: its
 /// payload bits combined with those of the one or two bytes before it (loaded from j-1
@@ -734,11 +735,14 @@ fn boundary_before(src: &[u8], i: usize) -> usize {
 ///   of the character whose last byte is j, from bytes j, j - 1, j - 2 (loaded at
 ///   offsets -1 and -2, so characters that straddle blocks need no carry): the low byte
 ///   is ASCII as is, else the last byte's six payload bits and two of the byte before;
-///   the high byte is four bits of the byte before and, when that is a continuation
-///   too (a 3-byte character), the lead's four payload bits. `vpcompressb` keeps the
+///   the high byte is four bits of the byte before and, when the byte two back is a
+///   3-byte lead, its four payload bits (each piece is one `vpermb` from a 64-entry
+///   table indexed by the byte it comes from, zero-masked). `vpcompressb` keeps the
 ///   lanes that end a character (the next byte is not a continuation) in both, and
 ///   `vpermt2b` interleaves them into 64 units (two stores).
 /// * Blocks that end a 4-byte character (rare) go to the scalar twin.
+/// * Whether a block ends inside a character (then the next must not be ASCII, and its
+///   last lane does not end one) comes from its last four bytes in a general register.
 ///
 /// Blocks advance by 64 bytes, so a character straddling a block's end is converted by the
 /// next block, which sees all of its bytes through the offset loads.
@@ -765,10 +769,10 @@ mod avx512_fused {
         t
     };
 
-    /// `vpermb` tables indexed by the low six bits of a byte `x`: [0] the XOR that turns
+    /// `vpermb` tables indexed by the low six bits of a byte `x`: `[0]` the XOR that turns
     /// a continuation into the low byte of its unit when `x` is the byte before it (the
-    /// top two bits `0b10` become `x`'s low two); [1] `x`'s bits 2..=5, the high byte's
-    /// low nibble; [2] a 3-byte lead's payload, the high byte's high nibble.
+    /// top two bits `0b10` become `x`'s low two); `[1]` `x`'s bits 2..=5, the high byte's
+    /// low nibble; `[2]` a 3-byte lead's payload, the high byte's high nibble.
     // Bounds: evaluated at compile time (`x < 64`); an out-of-bounds index or an overflow
     // would fail the build, it cannot panic at run time.
     #[allow(clippy::indexing_slicing, clippy::arithmetic_side_effects)]
