@@ -340,6 +340,16 @@ fn jis0208_bytes(pointer: u16) -> [u8; 2] {
     [(pointer / 94) as u8 + 0x21, (pointer % 94) as u8 + 0x21]
 }
 
+/// The jis0208 pointer of a code point that steps 3–12 leave unchanged in the jis0208
+/// state and that index jis0208 has (non-ASCII, not U+00A5, U+203E, U+2212 or halfwidth
+/// katakana): the kanji and kana of running text.
+#[inline(always)]
+fn plain_kanji_pointer(c: char) -> Option<u16> {
+    let cp = u32::from(c);
+    let plain = cp >= 0x80 && !matches!(cp, 0xA5 | 0x203E | 0x2212 | 0xFF61..=0xFF9F);
+    index::jis0208_pointer(cp).filter(|_| plain)
+}
+
 /// The length of the prefix of `bytes` that the encoder's ASCII state writes unchanged
 /// (step 4): ASCII other than SO, SI and ESC (step 3's errors). Eight bytes at a time.
 #[inline]
@@ -394,15 +404,42 @@ impl EncodeKernel for Iso2022JpEncoder {
                 if read == bytes.len() {
                     break;
                 }
+                // A kanji after ASCII: steps 13–14 (escape to jis0208, the code point
+                // restored) and 15 at once.
+                let (c, len) = super::utf8_char_at(bytes, read);
+                if let Some(pointer) = plain_kanji_pointer(c) {
+                    let Some(out) = dst.get_mut(written..written.saturating_add(5)) else {
+                        break;
+                    };
+                    let [first, second] = jis0208_bytes(pointer);
+                    out.copy_from_slice(&[
+                        TO_JIS0208[0],
+                        TO_JIS0208[1],
+                        TO_JIS0208[2],
+                        first,
+                        second,
+                    ]);
+                    self.state = EncoderState::Jis0208;
+                    read = read.saturating_add(len);
+                    written = written.saturating_add(5);
+                }
             }
             if self.state == EncoderState::Jis0208 {
-                // A run of kanji and kana: steps 13–15 directly for the code points steps
-                // 3–12 leave unchanged in this state (non-ASCII, not U+00A5, U+203E,
-                // U+2212 or halfwidth katakana, and in index jis0208).
+                let Some(&byte) = bytes.get(read) else { break };
+                if byte < 0x80 {
+                    // ASCII after kanji: step 6 (escape to ASCII, the code point restored);
+                    // the ASCII state takes it next.
+                    let Some(out) = dst.get_mut(written..written.saturating_add(3)) else {
+                        break;
+                    };
+                    out.copy_from_slice(&TO_ASCII);
+                    self.state = EncoderState::Ascii;
+                    written = written.saturating_add(3);
+                    continue;
+                }
+                // A run of kanji and kana: steps 13–15 directly.
                 let (c, len) = super::utf8_char_at(bytes, read);
-                let cp = u32::from(c);
-                let plain = cp >= 0x80 && !matches!(cp, 0xA5 | 0x203E | 0x2212 | 0xFF61..=0xFF9F);
-                if let Some(pointer) = index::jis0208_pointer(cp).filter(|_| plain) {
+                if let Some(pointer) = plain_kanji_pointer(c) {
                     let Some(out) = dst.get_mut(written..written.saturating_add(2)) else {
                         break;
                     };
