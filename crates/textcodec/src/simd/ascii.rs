@@ -433,30 +433,52 @@ mod avx512 {
     /// # Safety
     /// The CPU must support AVX2 and AVX-512 F/BW.
     #[target_feature(enable = "avx2,avx512f,avx512bw")]
-    // Hot loop. Bounds: `n` is the shorter length. The first step needs `64 <= n`; after
-    // it `i` is at most 32 (`skip < 32`), and it only advances by 128 or 64 while `i + 128`
+    // Hot loop. Bounds: `n` is the shorter length. The first step takes `len <= first <=
+    // n` units (shifts of at most 63); the loop runs only after 64 (so `64 <= n`) and then
+    // `i` is at most 64, and it only advances by 128 or 64 while `i + 128`
     // or `i + 64` is at most `n`, so `i <= n`, the sums cannot overflow and the tail
     // slices are in bounds; a mask's trailing zeros are below 64.
     #[allow(clippy::indexing_slicing, clippy::arithmetic_side_effects)]
     pub(crate) unsafe fn widen_ascii(src: &[u8], dst: &mut [u16]) -> usize {
         let n = src.len().min(dst.len());
         let (s, d) = (src.as_ptr(), dst.as_mut_ptr());
-        if n < 64 {
-            // SAFETY: AVX-512 implies AVX2 here (both were detected).
-            return unsafe { super::avx2::widen_ascii(src, dst) };
+        // The first (up to) 64 bytes with masked loads and stores: short runs (words,
+        // markup between non-ASCII text) end here without a scalar tail.
+        let first = n.min(64);
+        let in_bounds = if first == 64 {
+            u64::MAX
+        } else {
+            (1u64 << first) - 1
+        };
+        // SAFETY: the mask selects `src[0..first]` only (masked-out bytes are not read).
+        let v = unsafe { _mm512_maskz_loadu_epi8(in_bounds, s.cast()) };
+        let non_ascii = _mm512_movepi8_mask(v);
+        let len = if non_ascii == 0 {
+            first
+        } else {
+            non_ascii.trailing_zeros() as usize
+        };
+        let keep = if len == 64 {
+            u64::MAX
+        } else {
+            (1u64 << len) - 1
+        };
+        // SAFETY: the masks select units of `dst[0..len]` only, `len <= first <= n`.
+        unsafe {
+            _mm512_mask_storeu_epi16(
+                d.cast(),
+                keep as u32,
+                _mm512_cvtepu8_epi16(_mm512_castsi512_si256(v)),
+            );
+            _mm512_mask_storeu_epi16(
+                d.add(32).cast(),
+                (keep >> 32) as u32,
+                _mm512_cvtepu8_epi16(_mm512_extracti64x4_epi64::<1>(v)),
+            );
         }
-        // SAFETY: `64 <= n`: `src[0..64]` is readable.
-        let v = unsafe { _mm512_loadu_si512(s.cast()) };
-        let mask = _mm512_movepi8_mask(v);
-        if mask != 0 {
-            let len = mask.trailing_zeros() as usize;
-            for j in 0..len {
-                dst[j] = u16::from(src[j]);
-            }
+        if len < 64 {
             return len;
         }
-        // SAFETY: `64 <= n`: `dst[0..64]` is writable.
-        unsafe { store_widened(d, v) };
         // Go on from the first unit on a cache line boundary (the units before it, and
         // some after, are written already).
         let misaligned = (d as usize / 2) % 32;
