@@ -596,6 +596,7 @@ mod tests {
                             let n = widen_ascii_with(k, src, &mut wide);
                             assert_eq!(n, expected.min(room));
                             assert!(wide[..n].iter().zip(src).all(|(&w, &b)| w == u16::from(b)));
+                            assert!(wide[n..].iter().all(|&w| w == 0xFFFF), "{k:?} wrote past");
                             let mut narrow = alloc::vec![0xFFu8; room];
                             let n = narrow_basic_latin_with(k, &wide_src, &mut narrow);
                             assert_eq!(n, expected.min(room), "{k:?} narrow");
