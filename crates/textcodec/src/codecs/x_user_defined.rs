@@ -102,7 +102,9 @@ impl EncodeKernel for XUserDefinedEncoder {
     #[allow(clippy::indexing_slicing, clippy::arithmetic_side_effects)]
     fn fast(&mut self, src: &str, dst: &mut [u8]) -> (usize, usize) {
         let bytes = src.as_bytes();
-        let (mut read, mut written) = (0, 0);
+        // The AVX-512 kernel where the CPU has it (ASCII and U+F780..=U+F7FF, 64 bytes at a
+        // time), then the loop below from where it stopped.
+        let (mut read, mut written) = crate::simd::byte_map::encode_x_user_defined(bytes, dst);
         while written < dst.len() {
             match *bytes.get(read..).unwrap_or_default() {
                 [a, b, ..] if a < 0x80 && b < 0x80 => {

@@ -160,6 +160,24 @@ pub(crate) fn encode_hot_pairs_with(
     }
 }
 
+/// Encodes a prefix of `src` (the bytes of a `&str` from a character boundary) as
+/// x-user-defined: ASCII, and U+F780..=U+F7FF (`EF 9E/9F xx`) to 0x80..=0xFF, 64 bytes per
+/// step; stops before any other character or when a step's output might not fit.
+/// Returns (bytes read, bytes written); (0, 0) where there is no kernel.
+#[inline]
+pub(crate) fn encode_x_user_defined(src: &[u8], dst: &mut [u8]) -> (usize, usize) {
+    encode_x_user_defined_with(kernel(), src, dst)
+}
+
+pub(crate) fn encode_x_user_defined_with(k: Kernel, src: &[u8], dst: &mut [u8]) -> (usize, usize) {
+    match k {
+        // SAFETY: a `Kernel::Avx512` value exists only after its features were detected.
+        #[cfg(target_arch = "x86_64")]
+        Kernel::Avx512(_) => unsafe { avx512::encode_x_user_defined(src, dst) },
+        _ => (0, 0),
+    }
+}
+
 #[cfg(target_arch = "x86_64")]
 mod avx512 {
     use super::BLOCK;
@@ -385,6 +403,72 @@ mod avx512 {
             written += n as usize;
             i += take as usize;
             if stopped {
+                break;
+            }
+        }
+        (i, written)
+    }
+
+    /// # Safety
+    /// The CPU must support AVX2, BMI2, POPCNT and AVX-512 F/BW/VBMI/VBMI2.
+    #[target_feature(enable = "avx2,bmi2,popcnt,avx512f,avx512bw,avx512vbmi,avx512vbmi2")]
+    // Hot loop. Bounds: a step runs only while `i + 64 <= src.len()` and `written + 64 <=
+    // dst.len()`, reads `src[i..i + 64]`, writes at most 64 bytes (a compress mask's
+    // popcount) and advances `i` by `take <= 64`; `trailing_zeros` of nonzero masks is
+    // below 64.
+    #[allow(clippy::arithmetic_side_effects)]
+    pub(super) unsafe fn encode_x_user_defined(src: &[u8], dst: &mut [u8]) -> (usize, usize) {
+        // SAFETY: 64 readable bytes.
+        let back_one = unsafe { _mm512_loadu_si512(BACK_ONE.as_ptr().cast()) };
+        let (s, d) = (src.as_ptr(), dst.as_mut_ptr());
+        let (mut i, mut written) = (0, 0);
+        while i + 64 <= src.len() && written + 64 <= dst.len() {
+            // SAFETY: `i + 64 <= src.len()`.
+            let v = unsafe { _mm512_loadu_si512(s.add(i).cast()) };
+            let non_ascii = _mm512_movepi8_mask(v);
+            if non_ascii == 0 {
+                // SAFETY: `written + 64 <= dst.len()`.
+                unsafe { _mm512_storeu_si512(d.add(written).cast(), v) };
+                i += 64;
+                written += 64;
+                continue;
+            }
+            let leads = _mm512_cmpge_epu8_mask(v, _mm512_set1_epi8(0xC0u8 as i8));
+            // Every lead must be EF followed by 9E or 9F (then the third byte is any
+            // continuation, the input being UTF-8); else the step ends at that lead.
+            let ef = _mm512_cmpeq_epi8_mask(v, _mm512_set1_epi8(0xEFu8 as i8));
+            let second_ok = _mm512_cmpeq_epi8_mask(
+                _mm512_and_si512(v, _mm512_set1_epi8(0xFEu8 as i8)),
+                _mm512_set1_epi8(0x9Eu8 as i8),
+            );
+            let bad = (leads & !ef) | ((leads << 1) & !second_ok) >> 1;
+            // A character cut by the step's end is the next step's.
+            let cut = leads & (0b11 << 62);
+            let stop = bad | cut;
+            let take = if stop == 0 { 64 } else { stop.trailing_zeros() };
+            // The third byte becomes 0x80 | (second & 1) << 6 | (third & 0x3F) (a three-way
+            // OR).
+            let prev = _mm512_permutexvar_epi8(back_one, v);
+            let third = leads << 2;
+            let mapped = _mm512_ternarylogic_epi32::<0xFE>(
+                _mm512_and_si512(_mm512_slli_epi16::<6>(prev), _mm512_set1_epi8(0x40)),
+                _mm512_and_si512(v, _mm512_set1_epi8(0x3F)),
+                _mm512_set1_epi8(0x80u8 as i8),
+            );
+            let out = _mm512_mask_blend_epi8(third, v, mapped);
+            let keep = _bzhi_u64(!non_ascii | third, take);
+            let packed = _mm512_maskz_compress_epi8(keep, out);
+            let n = keep.count_ones();
+            // SAFETY: `n <= 64` and `written + 64 <= dst.len()`: the masked store writes
+            // `dst[written..written + n]` only.
+            unsafe {
+                _mm512_mask_storeu_epi8(d.add(written).cast(), _bzhi_u64(u64::MAX, n), packed)
+            };
+            written += n as usize;
+            i += take as usize;
+            // Stopped at a character it cannot take (not at a cut one, which the next
+            // step starts with).
+            if bad != 0 && take == bad.trailing_zeros() {
                 break;
             }
         }
@@ -708,7 +792,7 @@ mod tests {
                     let text: String = (0..len)
                         .map(|i| {
                             if i == other_at {
-                                others[i % others.len()]
+                                others[(i / 5 + len) % others.len()]
                             } else {
                                 takeable[(i * 31 + len) % takeable.len()]
                             }
@@ -748,6 +832,64 @@ mod tests {
                                     text.len()
                                 );
                             }
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /// The x-user-defined encoder kernel against the Standard's mapping, character by
+    /// character: a prefix of whole characters, each ASCII or U+F780..=U+F7FF, exactly their
+    /// bytes, and with ample room every whole step up to the first other character.
+    #[test]
+    fn x_user_defined_encoder_matches_the_mapping_across_mixes_and_room() {
+        let max_len = if cfg!(miri) { 70 } else { 200 };
+        let takeable: Vec<char> = (0u32..0x80)
+            .step_by(5)
+            .chain(0xF780..0xF800)
+            .filter_map(char::from_u32)
+            .collect();
+        let others = [
+            'é', '日', '😀', '\u{F77F}', '\u{F800}', '\u{E000}', '\u{7FF}',
+        ];
+        for len in 0..max_len {
+            for other_at in (0..len).step_by(7).chain([usize::MAX]) {
+                let text: String = (0..len)
+                    .map(|i| {
+                        if i == other_at {
+                            others[(i / 7 + len) % others.len()]
+                        } else {
+                            takeable[(i * 37 + len) % takeable.len()]
+                        }
+                    })
+                    .collect();
+                let stop = if other_at == usize::MAX {
+                    text.len()
+                } else {
+                    text.char_indices().nth(other_at).unwrap().0
+                };
+                for room in [0, 63, 64, text.len(), text.len() + 64] {
+                    for k in available_kernels() {
+                        let mut dst = alloc::vec![0xAAu8; room];
+                        let (read, written) =
+                            encode_x_user_defined_with(k, text.as_bytes(), &mut dst);
+                        assert!(
+                            text.is_char_boundary(read) && read <= stop,
+                            "{k:?} read {read}"
+                        );
+                        let want: Vec<u8> = text[..read]
+                            .chars()
+                            .map(|c| match c as u32 {
+                                cp @ 0..=0x7F => cp as u8,
+                                cp => (cp - 0xF780 + 0x80) as u8,
+                            })
+                            .collect();
+                        assert_eq!(&dst[..written], &want[..], "{k:?} len {len}");
+                        assert!(dst[written..].iter().all(|&b| b == 0xAA), "{k:?} past");
+                        #[cfg(target_arch = "x86_64")]
+                        if matches!(k, Kernel::Avx512(_)) && room >= text.len() + 64 {
+                            assert!(read == stop || read + 64 > text.len(), "{k:?} early {read}");
                         }
                     }
                 }
