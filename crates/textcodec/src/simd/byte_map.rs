@@ -747,6 +747,30 @@ mod tests {
 
     use alloc::string::String;
 
+    /// `len` characters from `takeable` but one from `others` at `other_at` (none if out
+    /// of range), and the byte offset of that one (the text's length if none).
+    fn mixed_text(
+        len: usize,
+        other_at: usize,
+        takeable: &[char],
+        others: &[char],
+    ) -> (String, usize) {
+        let text: String = (0..len)
+            .map(|i| {
+                if i == other_at {
+                    others[(i / 5 + len) % others.len()]
+                } else {
+                    takeable[(i * 31 + len) % takeable.len()]
+                }
+            })
+            .collect();
+        let stop = text
+            .char_indices()
+            .nth(other_at)
+            .map_or(text.len(), |(at, _)| at);
+        (text, stop)
+    }
+
     /// The encoder kernel against the index, character by character: it takes a prefix of
     /// whole characters, all ASCII or hot and mappable, writes exactly their bytes, and
     /// with ample room takes every whole step such characters fill.
@@ -789,20 +813,7 @@ mod tests {
             assert!(takeable.len() > 40, "hot blocks too small");
             for len in 0..max_len {
                 for other_at in (0..len).step_by(step * 5).chain([usize::MAX]) {
-                    let text: String = (0..len)
-                        .map(|i| {
-                            if i == other_at {
-                                others[(i / 5 + len) % others.len()]
-                            } else {
-                                takeable[(i * 31 + len) % takeable.len()]
-                            }
-                        })
-                        .collect();
-                    let stop_char = if other_at == usize::MAX {
-                        text.len()
-                    } else {
-                        text.char_indices().nth(other_at).unwrap().0
-                    };
+                    let (text, stop_char) = mixed_text(len, other_at, &takeable, &others);
                     for room in [0, 63, 64, text.len(), text.len() + 64] {
                         for k in available_kernels() {
                             let mut dst = alloc::vec![0xAAu8; room];
@@ -855,20 +866,7 @@ mod tests {
         ];
         for len in 0..max_len {
             for other_at in (0..len).step_by(7).chain([usize::MAX]) {
-                let text: String = (0..len)
-                    .map(|i| {
-                        if i == other_at {
-                            others[(i / 7 + len) % others.len()]
-                        } else {
-                            takeable[(i * 37 + len) % takeable.len()]
-                        }
-                    })
-                    .collect();
-                let stop = if other_at == usize::MAX {
-                    text.len()
-                } else {
-                    text.char_indices().nth(other_at).unwrap().0
-                };
+                let (text, stop) = mixed_text(len, other_at, &takeable, &others);
                 for room in [0, 63, 64, text.len(), text.len() + 64] {
                     for k in available_kernels() {
                         let mut dst = alloc::vec![0xAAu8; room];

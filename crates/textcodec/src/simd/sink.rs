@@ -95,6 +95,14 @@ pub(crate) fn starts_with_ascii_run(src: &[u8]) -> bool {
     non_ascii_bits_16(src) == Some(0)
 }
 
+/// Whether a run of 16 ASCII bytes or more starts at `src[i]` (the pair loops hand those
+/// to the ASCII kernel); a lone ASCII byte (a space between words) needs no look-ahead.
+#[inline(always)]
+fn long_ascii_run_at(src: &[u8], i: usize) -> bool {
+    src.get(i.saturating_add(1)).is_some_and(|&b| b < 0x80)
+        && starts_with_ascii_run(src.get(i..).unwrap_or_default())
+}
+
 /// Validation runs this many bytes ahead of the copy or conversion at most, so that the
 /// second pass reads from L1 cache.
 const CHUNK: usize = 16 * 1024;
@@ -295,11 +303,7 @@ impl Sink for Utf8Sink<'_> {
         while i < src.len() && pos < limit {
             let lead = src[i];
             if ASCII_SINGLES && lead < 0x80 {
-                // A lone ASCII byte (a space between words) needs no look ahead.
-                if !in_ascii
-                    && src.get(i + 1).is_some_and(|&b| b < 0x80)
-                    && starts_with_ascii_run(&src[i..])
-                {
+                if !in_ascii && long_ascii_run_at(src, i) {
                     break;
                 }
                 // SAFETY: `pos < limit <= buf.len()`.
@@ -529,11 +533,7 @@ impl Sink for Utf16Sink<'_> {
         while i < src.len() && pos < limit {
             let lead = src[i];
             let unit = if ASCII_SINGLES && lead < 0x80 {
-                // A lone ASCII byte (a space between words) needs no look ahead.
-                if !in_ascii
-                    && src.get(i + 1).is_some_and(|&b| b < 0x80)
-                    && starts_with_ascii_run(&src[i..])
-                {
+                if !in_ascii && long_ascii_run_at(src, i) {
                     break;
                 }
                 i += 1;
