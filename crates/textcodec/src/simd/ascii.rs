@@ -56,9 +56,12 @@ pub(crate) fn copy_ascii_with(k: Kernel, src: &[u8], dst: &mut [u8]) -> usize {
         Kernel::Scalar => scalar::copy_ascii(src, dst),
         #[cfg(target_arch = "x86_64")]
         Kernel::Sse2 => sse2::copy_ascii(src, dst),
-        // SAFETY: a `Kernel::Avx2`/`Avx512` value exists only after AVX2 was detected.
+        // SAFETY: a `Kernel::Avx2` value exists only after AVX2 was detected.
         #[cfg(target_arch = "x86_64")]
-        Kernel::Avx2(_) | Kernel::Avx512(_) => unsafe { avx2::copy_ascii(src, dst) },
+        Kernel::Avx2(_) => unsafe { avx2::copy_ascii(src, dst) },
+        // SAFETY: a `Kernel::Avx512` value exists only after its features were detected.
+        #[cfg(target_arch = "x86_64")]
+        Kernel::Avx512(_) => unsafe { avx512::copy_ascii(src, dst) },
     }
 }
 
@@ -427,6 +430,45 @@ mod avx512 {
         unsafe {
             _mm512_storeu_si512(d.cast(), lo);
             _mm512_storeu_si512(d.add(32).cast(), hi);
+        }
+    }
+
+    /// # Safety
+    /// The CPU must support AVX-512 F/BW.
+    #[target_feature(enable = "avx512f,avx512bw")]
+    // Hot loop. Bounds: `n` is the shorter length; every step covers `i..i + m` with `m =
+    // (n - i).min(64)` (masked loads and stores select exactly those bytes), takes `len <=
+    // m` of them and stops unless it took all 64, so `i <= n` throughout; shifts are below
+    // 64.
+    #[allow(clippy::arithmetic_side_effects)]
+    pub(crate) unsafe fn copy_ascii(src: &[u8], dst: &mut [u8]) -> usize {
+        let n = src.len().min(dst.len());
+        let (s, d) = (src.as_ptr(), dst.as_mut_ptr());
+        let mut i = 0;
+        loop {
+            // 64 bytes per step; the last (or only) one masked, so short runs and the tail
+            // need no scalar loop or `memcpy` call.
+            let m = (n - i).min(64);
+            let in_bounds = if m == 64 { u64::MAX } else { (1u64 << m) - 1 };
+            // SAFETY: the mask selects `src[i..i + m]` only.
+            let v = unsafe { _mm512_maskz_loadu_epi8(in_bounds, s.add(i).cast()) };
+            let non_ascii = _mm512_movepi8_mask(v);
+            let len = if non_ascii == 0 {
+                m
+            } else {
+                non_ascii.trailing_zeros() as usize
+            };
+            let keep = if len == 64 {
+                u64::MAX
+            } else {
+                (1u64 << len) - 1
+            };
+            // SAFETY: the mask selects `dst[i..i + len]`, `len <= m`.
+            unsafe { _mm512_mask_storeu_epi8(d.add(i).cast(), keep, v) };
+            i += len;
+            if len < 64 {
+                return i;
+            }
         }
     }
 

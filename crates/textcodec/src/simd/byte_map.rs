@@ -178,6 +178,23 @@ pub(crate) fn encode_x_user_defined_with(k: Kernel, src: &[u8], dst: &mut [u8]) 
     }
 }
 
+/// x-user-defined to UTF-16, all of `src` that fits in whole 64-byte steps (every byte is
+/// valid: ASCII to itself, 0x80..=0xFF to U+F780..=U+F7FF); returns the bytes taken (=
+/// units written), 0 where there is no kernel.
+#[inline]
+pub(crate) fn x_user_defined_to_utf16(src: &[u8], dst: &mut [u16]) -> usize {
+    x_user_defined_to_utf16_with(kernel(), src, dst)
+}
+
+pub(crate) fn x_user_defined_to_utf16_with(k: Kernel, src: &[u8], dst: &mut [u16]) -> usize {
+    match k {
+        // SAFETY: a `Kernel::Avx512` value exists only after its features were detected.
+        #[cfg(target_arch = "x86_64")]
+        Kernel::Avx512(_) => unsafe { avx512::x_user_defined_to_utf16(src, dst) },
+        _ => 0,
+    }
+}
+
 #[cfg(target_arch = "x86_64")]
 mod avx512 {
     use super::BLOCK;
@@ -473,6 +490,36 @@ mod avx512 {
             }
         }
         (i, written)
+    }
+
+    /// # Safety
+    /// The CPU must support AVX2 and AVX-512 F/BW.
+    #[target_feature(enable = "avx2,avx512f,avx512bw")]
+    // Hot loop. Bounds: a step runs only while `i + 64 <= n` (the shorter length) and
+    // advances `i` by 64.
+    #[allow(clippy::arithmetic_side_effects)]
+    pub(super) unsafe fn x_user_defined_to_utf16(src: &[u8], dst: &mut [u16]) -> usize {
+        let n = src.len().min(dst.len());
+        let (s, d) = (src.as_ptr(), dst.as_mut_ptr());
+        // 0x80 + k becomes 0xF780 + k: add 0xF700 to the widened non-ASCII bytes.
+        let offset = _mm512_set1_epi16(0xF700u16 as i16);
+        let mut i = 0;
+        while i + 64 <= n {
+            // SAFETY: `i + 64 <= n`: the load reads `src[i..i + 64]`.
+            let v = unsafe { _mm512_loadu_si512(s.add(i).cast()) };
+            let high = _mm512_movepi8_mask(v);
+            let lo = _mm512_cvtepu8_epi16(_mm512_castsi512_si256(v));
+            let hi = _mm512_cvtepu8_epi16(_mm512_extracti64x4_epi64::<1>(v));
+            let lo = _mm512_mask_add_epi16(lo, high as u32, lo, offset);
+            let hi = _mm512_mask_add_epi16(hi, (high >> 32) as u32, hi, offset);
+            // SAFETY: `i + 64 <= n`: the stores write `dst[i..i + 64]`.
+            unsafe {
+                _mm512_storeu_si512(d.add(i).cast(), lo);
+                _mm512_storeu_si512(d.add(i + 32).cast(), hi);
+            }
+            i += 64;
+        }
+        i
     }
 
     /// Worst-case UTF-8 of a block: 32 three-byte characters.
@@ -890,6 +937,38 @@ mod tests {
                             assert!(read == stop || read + 64 > text.len(), "{k:?} early {read}");
                         }
                     }
+                }
+            }
+        }
+    }
+
+    /// x-user-defined to UTF-16 against the Standard's arithmetic, every byte value, with
+    /// lengths and rooms around the step.
+    #[test]
+    fn x_user_defined_to_utf16_matches_the_standard() {
+        let src: Vec<u8> = (0..300u32).map(|i| (i * 7 + 3) as u8).collect();
+        let want: Vec<u16> = src
+            .iter()
+            .map(|&b| {
+                if b < 0x80 {
+                    u16::from(b)
+                } else {
+                    0xF780 + u16::from(b) - 0x80
+                }
+            })
+            .collect();
+        for k in available_kernels() {
+            for len in [0, 1, 63, 64, 65, 128, 191, 300] {
+                for room in [0, 63, 64, len, len + 5] {
+                    let mut dst = alloc::vec![0xAAAAu16; room];
+                    let n = x_user_defined_to_utf16_with(k, &src[..len], &mut dst);
+                    assert!(n <= len.min(room) && n.is_multiple_of(64), "{k:?} {n}");
+                    #[cfg(target_arch = "x86_64")]
+                    if matches!(k, Kernel::Avx512(_)) {
+                        assert_eq!(n, len.min(room) / 64 * 64, "{k:?} stopped early");
+                    }
+                    assert_eq!(&dst[..n], &want[..n], "{k:?} len {len}");
+                    assert!(dst[n..].iter().all(|&u| u == 0xAAAA), "{k:?} wrote past");
                 }
             }
         }

@@ -49,6 +49,10 @@ pub(crate) trait Sink {
     /// ([`super::byte_map`]: whole 32-byte blocks, up to the first error byte); returns the
     /// bytes of `src` taken (0 where there is no such kernel).
     fn map_bytes_bulk(&mut self, src: &[u8], map: &ByteMap<'_>) -> usize;
+    /// x-user-defined in bulk where the CPU has a kernel for it (UTF-16: arithmetic, 64
+    /// bytes per step; UTF-8: [`Sink::map_bytes_bulk`] with its table); returns the bytes
+    /// of `src` taken (0 where there is no such kernel).
+    fn x_user_defined_bulk(&mut self, src: &[u8]) -> usize;
     /// Decodes a run of ASCII bytes and two-byte sequences (the CJK decoders' common case):
     /// `pair(lead, trail)` is the BMP code point of a valid pair starting with the
     /// non-ASCII byte `lead`, or 0 when `lead` starts anything else (another length, an
@@ -354,6 +358,10 @@ impl Sink for Utf8Sink<'_> {
         self.pos += written;
         read
     }
+    fn x_user_defined_bulk(&mut self, _src: &[u8]) -> usize {
+        // The codec's UTF-8 path maps through its table (`map_bytes_bulk`).
+        0
+    }
     #[inline(always)]
     fn written(&self) -> usize {
         self.pos
@@ -566,6 +574,14 @@ impl Sink for Utf16Sink<'_> {
     #[allow(clippy::indexing_slicing, clippy::arithmetic_side_effects)]
     fn map_bytes_bulk(&mut self, src: &[u8], map: &ByteMap<'_>) -> usize {
         let n = super::byte_map::to_utf16(src, map, &mut self.buf[self.pos..]);
+        self.pos += n;
+        n
+    }
+    // Bounds: `pos <= buf.len()`, and `n` units were written into `buf[pos..]`.
+    #[inline]
+    #[allow(clippy::indexing_slicing, clippy::arithmetic_side_effects)]
+    fn x_user_defined_bulk(&mut self, src: &[u8]) -> usize {
+        let n = super::byte_map::x_user_defined_to_utf16(src, &mut self.buf[self.pos..]);
         self.pos += n;
         n
     }
