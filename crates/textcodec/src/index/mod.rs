@@ -172,34 +172,29 @@ pub(crate) fn gb18030_pointer(code_point: u32) -> Option<u16> {
     generated::gb18030::GB18030_ENCODE.pointer(code_point)
 }
 
-/// Trail bytes below this have no entry in a [`PairTable`] (every two-byte encoding's
-/// trails are at least 0x40).
-const PAIR_TRAIL_BASE: u8 = 0x40;
-
-/// An index re-laid by lead and trail byte: `rows[lead - first lead][trail - 0x40]` is
-/// the code point of the pair, 0 where the pair is not valid (or not a BMP code point of
-/// the index). The CJK decoders' fast path looks pairs up here, without the pointer
-/// arithmetic and the trail range checks (built at compile time from the flat index).
-pub(crate) struct PairTable<const ROWS: usize> {
-    first_lead: u8,
-    rows: [[u16; 192]; ROWS],
+/// An index re-laid by lead and trail byte: `rows[lead - 0x80][trail]` is the code point
+/// of the pair, 0 where the pair is not valid (or not a BMP code point of the index). The
+/// CJK decoders' fast path looks pairs up here with one load: no pointer arithmetic, no
+/// range checks on either byte (every non-ASCII lead has a row, every trail a column; 64
+/// KiB a table, built at compile time from the flat index).
+pub(crate) struct PairTable {
+    rows: [[u16; 256]; 128],
 }
 
-impl<const ROWS: usize> PairTable<ROWS> {
-    /// From a flat index whose pointer is `row × row_len + column`, where `row_of(lead)`
-    /// numbers the leads (`None`: not a lead) and the columns number the bytes of
-    /// `trails` (inclusive ranges) consecutively.
-    // Bounds: rows are `lead - first_lead < ROWS` and trails are at least 0x40 and at most
-    // 0xFF (u8), so every store is in the table; pointers past the index are skipped.
+impl PairTable {
+    /// From a flat index whose pointer is `row × row_len + column`, where `leads` gives
+    /// inclusive lead ranges with the row of their first lead, and the columns number the
+    /// bytes of `trails` (inclusive ranges) consecutively.
+    // Bounds: leads are at least 0x80 (every caller's), so `lead - 0x80 < 128`; trails
+    // are below 256; pointers past the index are skipped.
     #[allow(clippy::indexing_slicing, clippy::arithmetic_side_effects)]
     const fn new(
         index: &[u16],
-        first_lead: u8,
         row_len: usize,
         leads: &[(u8, u8, usize)],
         trails: &[(u8, u8)],
     ) -> Self {
-        let mut rows = [[0u16; 192]; ROWS];
+        let mut rows = [[0u16; 256]; 128];
         let mut l = 0;
         while l < leads.len() {
             let (lo, hi, first_row) = leads[l];
@@ -214,8 +209,7 @@ impl<const ROWS: usize> PairTable<ROWS> {
                     while trail <= thi as usize {
                         let pointer = row * row_len + column;
                         if pointer < index.len() {
-                            rows[lead - first_lead as usize][trail - PAIR_TRAIL_BASE as usize] =
-                                index[pointer];
+                            rows[lead - 0x80][trail] = index[pointer];
                         }
                         column += 1;
                         trail += 1;
@@ -226,17 +220,17 @@ impl<const ROWS: usize> PairTable<ROWS> {
             }
             l += 1;
         }
-        PairTable { first_lead, rows }
+        PairTable { rows }
     }
 
     /// Big5: clears the pairs whose code point is in plane 2 (the table holds their low
     /// 16 bits only), so that the general path decodes them.
-    // Bounds: as `new`, with Big5's layout; pointers are below 126 × 157 and the astral
-    // bit words cover the index.
+    // Bounds: leads 0x81..=0xFE give rows below 128 and pointers below 126 × 157; the
+    // astral bit words cover the index.
     #[allow(clippy::indexing_slicing, clippy::arithmetic_side_effects)]
     const fn clear_big5_plane_2(&mut self) {
-        let mut lead = 0;
-        while lead < ROWS {
+        let mut lead = 0x81;
+        while lead <= 0xFE {
             let mut trail = 0x40;
             while trail <= 0xFE {
                 let column = match trail {
@@ -245,12 +239,12 @@ impl<const ROWS: usize> PairTable<ROWS> {
                     _ => None,
                 };
                 if let Some(column) = column {
-                    let pointer = lead * 157 + column;
+                    let pointer = (lead - 0x81) * 157 + column;
                     let word = pointer / 32;
                     if word < generated::big5::BIG5_DECODE_ASTRAL.len()
                         && generated::big5::BIG5_DECODE_ASTRAL[word] >> (pointer % 32) & 1 == 1
                     {
-                        self.rows[lead][trail - PAIR_TRAIL_BASE as usize] = 0;
+                        self.rows[lead - 0x80][trail] = 0;
                     }
                 }
                 trail += 1;
@@ -261,8 +255,8 @@ impl<const ROWS: usize> PairTable<ROWS> {
 
     /// Shift_JIS: the EUDC pointers 8836–10715 map to U+E000–U+E757 (#shift_jis-decoder
     /// step 3.7).
-    // Bounds: those pointers are rows 47–57 (leads 0xF0–0xF9, rows of this table up to
-    // 0x78) and columns below 188 (trails up to 0xFC).
+    // Bounds: those pointers are rows 47–57 (leads 0xF0–0xF9) and columns below 188
+    // (trails up to 0xFC).
     #[allow(clippy::indexing_slicing, clippy::arithmetic_side_effects)]
     const fn fill_eudc(&mut self) {
         let mut pointer = 8836;
@@ -274,36 +268,34 @@ impl<const ROWS: usize> PairTable<ROWS> {
             } else {
                 0x41 + column
             };
-            self.rows[lead - self.first_lead as usize][trail - PAIR_TRAIL_BASE as usize] =
-                (0xE000 - 8836 + pointer) as u16;
+            self.rows[lead - 0x80][trail] = (0xE000 - 8836 + pointer) as u16;
             pointer += 1;
         }
     }
 
-    /// The code point of `lead trail`, 0 if it is not a valid pair.
+    /// The code point of `lead trail`, 0 if it is not a valid pair (an ASCII lead never
+    /// is; callers have tested for it, so the compiler drops this check).
     #[inline(always)]
     pub(crate) fn get(&self, lead: u8, trail: u8) -> u16 {
         self.rows
-            .get(usize::from(lead.wrapping_sub(self.first_lead)))
-            .and_then(|row| row.get(usize::from(trail.wrapping_sub(PAIR_TRAIL_BASE))))
+            .get(usize::from(lead.wrapping_sub(0x80)))
+            .and_then(|row| row.get(usize::from(trail)))
             .copied()
             .unwrap_or(0)
     }
 }
 
 /// gb18030's two-byte sequences (GBK): leads 0x81–0xFE, trails 0x40–0x7E and 0x80–0xFE.
-pub(crate) static GB18030_PAIRS: PairTable<126> = PairTable::new(
+pub(crate) static GB18030_PAIRS: PairTable = PairTable::new(
     &generated::gb18030::GB18030_DECODE,
-    0x81,
     190,
     &[(0x81, 0xFE, 0)],
     &[(0x40, 0x7E), (0x80, 0xFE)],
 );
 
 /// EUC-KR: leads 0x81–0xFE, trails 0x41–0xFE.
-pub(crate) static EUC_KR_PAIRS: PairTable<126> = PairTable::new(
+pub(crate) static EUC_KR_PAIRS: PairTable = PairTable::new(
     &generated::euc_kr::EUC_KR_DECODE,
-    0x81,
     190,
     &[(0x81, 0xFE, 0)],
     &[(0x41, 0xFE)],
@@ -311,10 +303,9 @@ pub(crate) static EUC_KR_PAIRS: PairTable<126> = PairTable::new(
 
 /// Big5: leads 0x81–0xFE, trails 0x40–0x7E and 0xA1–0xFE; the BMP entries only (the
 /// plane-2 ones, flagged in `BIG5_DECODE_ASTRAL`, are cleared below).
-pub(crate) static BIG5_PAIRS: PairTable<126> = {
+pub(crate) static BIG5_PAIRS: PairTable = {
     let mut table = PairTable::new(
         &generated::big5::BIG5_DECODE_LOW,
-        0x81,
         157,
         &[(0x81, 0xFE, 0)],
         &[(0x40, 0x7E), (0xA1, 0xFE)],
@@ -325,9 +316,8 @@ pub(crate) static BIG5_PAIRS: PairTable<126> = {
 
 /// EUC-JP's JIS X 0208 pairs: leads and trails 0xA1–0xFE (ISO-2022-JP's kanji are the
 /// same pairs without their high bits).
-pub(crate) static JIS0208_PAIRS: PairTable<94> = PairTable::new(
+pub(crate) static JIS0208_PAIRS: PairTable = PairTable::new(
     &generated::jis0208::JIS0208_DECODE,
-    0xA1,
     94,
     &[(0xA1, 0xFE, 0)],
     &[(0xA1, 0xFE)],
@@ -335,10 +325,9 @@ pub(crate) static JIS0208_PAIRS: PairTable<94> = PairTable::new(
 
 /// Shift_JIS: leads 0x81–0x9F (rows 0–30) and 0xE0–0xFC (rows 31–59), trails 0x40–0x7E
 /// and 0x80–0xFC; the EUDC pointers 8836–10715 (Private Use Area) are filled in below.
-pub(crate) static SHIFT_JIS_PAIRS: PairTable<124> = {
+pub(crate) static SHIFT_JIS_PAIRS: PairTable = {
     let mut table = PairTable::new(
         &generated::jis0208::JIS0208_DECODE,
-        0x81,
         188,
         &[(0x81, 0x9F, 0), (0xE0, 0xFC, 31)],
         &[(0x40, 0x7E), (0x80, 0xFC)],

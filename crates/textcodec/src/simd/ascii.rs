@@ -436,40 +436,47 @@ mod avx512 {
     /// # Safety
     /// The CPU must support AVX-512 F/BW.
     #[target_feature(enable = "avx512f,avx512bw")]
-    // Hot loop. Bounds: `n` is the shorter length; every step covers `i..i + m` with `m =
-    // (n - i).min(64)` (masked loads and stores select exactly those bytes), takes `len <=
-    // m` of them and stops unless it took all 64, so `i <= n` throughout; shifts are below
-    // 64.
+    // Hot loop. Bounds: `n` is the shorter length; whole steps run while `i + 64 <= n`,
+    // the last covers `i..i + m` with `m = (n - i).min(64)` (masked loads and stores
+    // select exactly those bytes) and takes `len <= m`, so `i <= n` throughout; shifts
+    // are below 64.
     #[allow(clippy::arithmetic_side_effects)]
     pub(crate) unsafe fn copy_ascii(src: &[u8], dst: &mut [u8]) -> usize {
         let n = src.len().min(dst.len());
         let (s, d) = (src.as_ptr(), dst.as_mut_ptr());
         let mut i = 0;
-        loop {
-            // 64 bytes per step; the last (or only) one masked, so short runs and the tail
-            // need no scalar loop or `memcpy` call.
-            let m = (n - i).min(64);
-            let in_bounds = if m == 64 { u64::MAX } else { (1u64 << m) - 1 };
-            // SAFETY: the mask selects `src[i..i + m]` only.
-            let v = unsafe { _mm512_maskz_loadu_epi8(in_bounds, s.add(i).cast()) };
-            let non_ascii = _mm512_movepi8_mask(v);
-            let len = if non_ascii == 0 {
-                m
-            } else {
-                non_ascii.trailing_zeros() as usize
-            };
-            let keep = if len == 64 {
-                u64::MAX
-            } else {
-                (1u64 << len) - 1
-            };
-            // SAFETY: the mask selects `dst[i..i + len]`, `len <= m`.
-            unsafe { _mm512_mask_storeu_epi8(d.add(i).cast(), keep, v) };
-            i += len;
-            if len < 64 {
-                return i;
+        // Whole 64-byte steps with plain loads and stores (masked stores of 64 bytes that
+        // split cache lines measured several times slower on this core) …
+        while i + 64 <= n {
+            // SAFETY: `i + 64 <= n`: the load reads `src[i..i + 64]`.
+            let v = unsafe { _mm512_loadu_si512(s.add(i).cast()) };
+            if _mm512_movepi8_mask(v) != 0 {
+                break;
             }
+            // SAFETY: `i + 64 <= n`: the store writes `dst[i..i + 64]`.
+            unsafe { _mm512_storeu_si512(d.add(i).cast(), v) };
+            i += 64;
         }
+        // … then the step that ends the run (or the tail) masked: short runs need no
+        // scalar loop or `memcpy` call.
+        let m = (n - i).min(64);
+        let in_bounds = if m == 64 { u64::MAX } else { (1u64 << m) - 1 };
+        // SAFETY: the mask selects `src[i..i + m]` only.
+        let v = unsafe { _mm512_maskz_loadu_epi8(in_bounds, s.add(i).cast()) };
+        let non_ascii = _mm512_movepi8_mask(v);
+        let len = if non_ascii == 0 {
+            m
+        } else {
+            non_ascii.trailing_zeros() as usize
+        };
+        let keep = if len == 64 {
+            u64::MAX
+        } else {
+            (1u64 << len) - 1
+        };
+        // SAFETY: the mask selects `dst[i..i + len]`, `len <= m`.
+        unsafe { _mm512_mask_storeu_epi8(d.add(i).cast(), keep, v) };
+        i + len
     }
 
     /// # Safety

@@ -555,12 +555,9 @@ impl Sink for Utf16Sink<'_> {
                 }
                 i += 2;
                 in_ascii = false;
-                // Never produced by the decoders (their tables hold scalar values only).
-                if (c & 0xF800) == 0xD800 {
-                    0xFFFD
-                } else {
-                    c
-                }
+                // As `push_bmp`: the tables hold scalar values only (tested), and a `u16`
+                // buffer has no validity invariant to protect.
+                c
             };
             // SAFETY: `pos < limit = buf.len()`.
             unsafe { out.add(pos).write(unit) };
