@@ -1,5 +1,5 @@
 //! Every SIMD kernel this CPU supports against its scalar twin (and the scalar twins
-//! against `core`), through the `fuzzing` feature's hooks (`textcodec::__fuzz`): same
+//! against `core`; the byte-map kernels, which have no twin, against the index), through the `fuzzing` feature's hooks (`textcodec::__fuzz`): same
 //! return values, same output, nothing written past what is reported, for random input
 //! alignments and destination sizes.
 //!
@@ -156,6 +156,115 @@ fn check(kernel: KernelChoice, scalar: KernelChoice, bytes: &[u8], units: &[u16]
     }
 }
 
+/// The byte-map kernels (single-byte and x-user-defined, AVX-512 only: elsewhere they take
+/// nothing) against the index, byte by byte: whatever prefix a kernel takes must be exactly
+/// the index's mapping, with nothing written past what it reports (UTF-8, bytes).
+fn check_byte_map(kernel: KernelChoice, raw: &[u8], selector: usize, room: usize) {
+    const SINGLE_BYTE: [&str; 8] = [
+        "windows-1252",
+        "windows-1251",
+        "iso-8859-2",
+        "koi8-r",
+        "windows-874",
+        "ibm866",
+        "macintosh",
+        "windows-1255",
+    ];
+    let name = kernel.name();
+    let encoding = textcodec::Encoding::for_label_str(SINGLE_BYTE[selector % SINGLE_BYTE.len()])
+        .expect("a single-byte label");
+    let table = k::single_byte_table(encoding).expect("a single-byte encoding");
+    let mapped = |b: u8| {
+        if b < 0x80 {
+            Some(u16::from(b))
+        } else {
+            Some(table[usize::from(b)]).filter(|&u| u != 0)
+        }
+    };
+
+    // Decode to UTF-16.
+    let mut wide = vec![0xAAAAu16; room];
+    let n = k::byte_map_to_utf16(kernel, encoding, raw, &mut wide);
+    assert!(
+        n <= raw.len().min(room),
+        "{name} byte_map_to_utf16 read {n}"
+    );
+    for (i, &b) in raw[..n].iter().enumerate() {
+        assert_eq!(Some(wide[i]), mapped(b), "{name} byte_map_to_utf16 at {i}");
+    }
+    // Decode to UTF-8.
+    let (read, out) = run(&format!("{name} byte_map_to_utf8"), room, 0xEEu8, |d| {
+        k::byte_map_to_utf8(kernel, encoding, raw, d)
+    });
+    let want: String = raw[..read]
+        .iter()
+        .map(|&b| char::from_u32(u32::from(mapped(b).expect("taken bytes map"))).unwrap())
+        .collect();
+    assert_eq!(out, want.as_bytes(), "{name} byte_map_to_utf8");
+
+    // Encode: text made of the encoding's characters, with some it lacks.
+    let text: String = raw
+        .iter()
+        .map(|&b| match mapped(b) {
+            Some(u) => char::from_u32(u32::from(u)).unwrap(),
+            None => ['日', '😀', '\u{2030}', '\u{100}'][usize::from(b) % 4],
+        })
+        .collect();
+    let (read, out) = run(&format!("{name} byte_map_encode"), room, 0xEEu8, |d| {
+        k::byte_map_encode(kernel, encoding, &text, d)
+    });
+    assert!(
+        text.is_char_boundary(read),
+        "{name} byte_map_encode read {read}"
+    );
+    let want: Vec<u8> = text[..read]
+        .chars()
+        .map(|c| {
+            (0..=255u8)
+                .find(|&b| mapped(b).map(u32::from) == Some(u32::from(c)))
+                .expect("taken characters are encodable")
+        })
+        .collect();
+    assert_eq!(out, want, "{name} byte_map_encode");
+
+    // x-user-defined, both ways.
+    let mut wide = vec![0xAAAAu16; room];
+    let n = k::x_user_defined_to_utf16(kernel, raw, &mut wide);
+    assert!(n <= raw.len().min(room));
+    for (i, &b) in raw[..n].iter().enumerate() {
+        let want = if b < 0x80 {
+            u16::from(b)
+        } else {
+            0xF780 + u16::from(b) - 0x80
+        };
+        assert_eq!(wide[i], want, "{name} x_user_defined_to_utf16 at {i}");
+    }
+    let text: String = raw
+        .iter()
+        .map(|&b| match b {
+            0..=0x7F => char::from(b),
+            0xF0..=0xF3 => ['é', '日', '😀', '\u{F800}'][usize::from(b & 3)],
+            _ => char::from_u32(0xF780 + u32::from(b) - 0x80).unwrap(),
+        })
+        .collect();
+    let (read, out) = run(
+        &format!("{name} x_user_defined_encode"),
+        room,
+        0xEEu8,
+        |d| k::x_user_defined_encode(kernel, &text, d),
+    );
+    assert!(text.is_char_boundary(read));
+    let want: Vec<u8> = text[..read]
+        .chars()
+        .map(|c| match u32::from(c) {
+            cp @ 0..=0x7F => cp as u8,
+            cp @ 0xF780..=0xF7FF => (cp - 0xF780 + 0x80) as u8,
+            cp => panic!("{name} x_user_defined_encode took U+{cp:04X}"),
+        })
+        .collect();
+    assert_eq!(out, want, "{name} x_user_defined_encode");
+}
+
 fuzz_target!(|data: &[u8]| {
     let [mode, shift, room, raw @ ..] = data else {
         return;
@@ -214,6 +323,9 @@ fuzz_target!(|data: &[u8]| {
     assert!(scalar.is_scalar());
     for &kernel in &kernels[1..] {
         check(kernel, scalar, bytes, units, room);
+    }
+    for &kernel in &kernels {
+        check_byte_map(kernel, bytes, usize::from(*mode >> 4), room);
     }
     if kernels.len() == 1 {
         check(scalar, scalar, bytes, units, room);

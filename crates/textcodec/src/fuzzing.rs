@@ -82,3 +82,69 @@ pub fn utf16_bytes_to_units(
 ) -> (usize, usize) {
     utf16::bytes_to_units_with(k.0, src, big_endian, dst)
 }
+
+/// The single-byte index of `encoding` as a byte → code point table (0 = no entry), or
+/// `None` if `encoding` is not a single-byte encoding: the oracle side of the byte-map
+/// kernels.
+pub fn single_byte_table(encoding: crate::Encoding) -> Option<&'static [u16; 256]> {
+    encoding.single_byte_index().map(|index| &index.decode)
+}
+
+/// Single-byte decode in bulk into UTF-16 (`simd::byte_map`; 0 where the kernel level has
+/// no bulk path): bytes read = units written.
+pub fn byte_map_to_utf16(
+    k: KernelChoice,
+    encoding: crate::Encoding,
+    src: &[u8],
+    dst: &mut [u16],
+) -> usize {
+    let Some(index) = encoding.single_byte_index() else {
+        return 0;
+    };
+    let map = crate::simd::sink::ByteMap {
+        units: &index.decode,
+        utf8: &index.utf8,
+    };
+    crate::simd::byte_map::to_utf16_with(k.0, src, &map, dst)
+}
+
+/// Single-byte decode in bulk into UTF-8: (bytes read, bytes written).
+pub fn byte_map_to_utf8(
+    k: KernelChoice,
+    encoding: crate::Encoding,
+    src: &[u8],
+    dst: &mut [u8],
+) -> (usize, usize) {
+    let Some(index) = encoding.single_byte_index() else {
+        return (0, 0);
+    };
+    let map = crate::simd::sink::ByteMap {
+        units: &index.decode,
+        utf8: &index.utf8,
+    };
+    crate::simd::byte_map::to_utf8_with(k.0, src, &map, dst)
+}
+
+/// Single-byte encode in bulk (ASCII and the encoding's hot two-byte characters): (bytes
+/// of `src` read, bytes written).
+pub fn byte_map_encode(
+    k: KernelChoice,
+    encoding: crate::Encoding,
+    src: &str,
+    dst: &mut [u8],
+) -> (usize, usize) {
+    let Some(index) = encoding.single_byte_index() else {
+        return (0, 0);
+    };
+    crate::simd::byte_map::encode_hot_pairs_with(k.0, src.as_bytes(), &index.hot, dst)
+}
+
+/// x-user-defined encode in bulk: (bytes of `src` read, bytes written).
+pub fn x_user_defined_encode(k: KernelChoice, src: &str, dst: &mut [u8]) -> (usize, usize) {
+    crate::simd::byte_map::encode_x_user_defined_with(k.0, src.as_bytes(), dst)
+}
+
+/// x-user-defined decode in bulk into UTF-16: bytes read = units written.
+pub fn x_user_defined_to_utf16(k: KernelChoice, src: &[u8], dst: &mut [u16]) -> usize {
+    crate::simd::byte_map::x_user_defined_to_utf16_with(k.0, src, dst)
+}
