@@ -433,6 +433,34 @@ mod avx512 {
         }
     }
 
+    /// The first `available.min(64)` bytes at `p` (masked load: nothing past them is read),
+    /// the length of their ASCII prefix, and a mask of that prefix's bytes.
+    /// # Safety
+    /// The CPU must support AVX-512 F/BW, and `available.min(64)` bytes at `p` must be
+    /// readable.
+    #[target_feature(enable = "avx512f,avx512bw")]
+    #[inline]
+    // Bounds: shifts are by less than 64 (the full cases are taken apart).
+    #[allow(clippy::arithmetic_side_effects)]
+    unsafe fn ascii_prefix_64(p: *const u8, available: usize) -> (__m512i, usize, u64) {
+        let m = available.min(64);
+        let in_bounds = if m == 64 { u64::MAX } else { (1u64 << m) - 1 };
+        // SAFETY: the mask selects the `m` readable bytes only.
+        let v = unsafe { _mm512_maskz_loadu_epi8(in_bounds, p.cast()) };
+        let non_ascii = _mm512_movepi8_mask(v);
+        let len = if non_ascii == 0 {
+            m
+        } else {
+            non_ascii.trailing_zeros() as usize
+        };
+        let keep = if len == 64 {
+            u64::MAX
+        } else {
+            (1u64 << len) - 1
+        };
+        (v, len, keep)
+    }
+
     /// # Safety
     /// The CPU must support AVX-512 F/BW.
     #[target_feature(enable = "avx512f,avx512bw")]
@@ -460,22 +488,9 @@ mod avx512 {
         }
         // … then the step that ends the run (or the tail) masked: short runs need no
         // scalar loop or `memcpy` call.
-        let m = (n - i).min(64);
-        let in_bounds = if m == 64 { u64::MAX } else { (1u64 << m) - 1 };
-        // SAFETY: the mask selects `src[i..i + m]` only.
-        let v = unsafe { _mm512_maskz_loadu_epi8(in_bounds, s.add(i).cast()) };
-        let non_ascii = _mm512_movepi8_mask(v);
-        let len = if non_ascii == 0 {
-            m
-        } else {
-            non_ascii.trailing_zeros() as usize
-        };
-        let keep = if len == 64 {
-            u64::MAX
-        } else {
-            (1u64 << len) - 1
-        };
-        // SAFETY: the mask selects `dst[i..i + len]`, `len <= m`.
+        // SAFETY: `i <= n`: `src[i..i + (n - i).min(64)]` is readable.
+        let (v, len, keep) = unsafe { ascii_prefix_64(s.add(i), n - i) };
+        // SAFETY: the mask selects `dst[i..i + len]`, `len <= n - i`.
         unsafe { _mm512_mask_storeu_epi8(d.add(i).cast(), keep, v) };
         i + len
     }
@@ -483,8 +498,8 @@ mod avx512 {
     /// # Safety
     /// The CPU must support AVX2 and AVX-512 F/BW.
     #[target_feature(enable = "avx2,avx512f,avx512bw")]
-    // Hot loop. Bounds: `n` is the shorter length. The first step takes `len <= first <=
-    // n` units (shifts of at most 63); the loop runs only after 64 (so `64 <= n`) and then
+    // Hot loop. Bounds: `n` is the shorter length. The first step takes `len <= n.min(64)`
+    // units; the loop runs only after 64 (so `64 <= n`) and then
     // `i` is at most 64, and it only advances by 128 or 64 while `i + 128`
     // or `i + 64` is at most `n`, so `i <= n`, the sums cannot overflow and the tail
     // slices are in bounds; a mask's trailing zeros are below 64.
@@ -494,26 +509,9 @@ mod avx512 {
         let (s, d) = (src.as_ptr(), dst.as_mut_ptr());
         // The first (up to) 64 bytes with masked loads and stores: short runs (words,
         // markup between non-ASCII text) end here without a scalar tail.
-        let first = n.min(64);
-        let in_bounds = if first == 64 {
-            u64::MAX
-        } else {
-            (1u64 << first) - 1
-        };
-        // SAFETY: the mask selects `src[0..first]` only (masked-out bytes are not read).
-        let v = unsafe { _mm512_maskz_loadu_epi8(in_bounds, s.cast()) };
-        let non_ascii = _mm512_movepi8_mask(v);
-        let len = if non_ascii == 0 {
-            first
-        } else {
-            non_ascii.trailing_zeros() as usize
-        };
-        let keep = if len == 64 {
-            u64::MAX
-        } else {
-            (1u64 << len) - 1
-        };
-        // SAFETY: the masks select units of `dst[0..len]` only, `len <= first <= n`.
+        // SAFETY: `src[..n.min(64)]` is readable.
+        let (v, len, keep) = unsafe { ascii_prefix_64(s, n) };
+        // SAFETY: the masks select units of `dst[0..len]` only, `len <= n`.
         unsafe {
             _mm512_mask_storeu_epi16(
                 d.cast(),
