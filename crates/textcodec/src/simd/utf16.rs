@@ -295,11 +295,14 @@ mod avx2 {
     }
 }
 
-/// UTF-16 → UTF-8 in windows of 16 units with AVX-512: each unit is encoded into the bytes
-/// of a 32-bit lane (a surrogate pair at its trailing unit, which also gets the unit
-/// before it from a load one unit back, so pairs that straddle windows need no carry); a
-/// 64-bit mask marks the bytes that belong to the output and `vpcompressb` packs them.
-/// Windows advance by a fixed 16 units.
+/// UTF-16 → UTF-8 with AVX-512. Windows of 32 units without surrogates take one of three
+/// paths: below U+0080 and U+0800 (16-bit lanes, one `vpcompressb`), all from U+0800 on
+/// (three bytes each, two byte permutes) or mixed (bytes built in 16-bit lanes, spread to
+/// 32-bit lanes, two `vpcompressb`). Otherwise a window of 16 units: each unit is encoded
+/// into the bytes of a 32-bit lane (a surrogate pair at its trailing unit, which also gets
+/// the unit before it from a load one unit back, so pairs that straddle windows need no
+/// carry); a 64-bit mask marks the bytes that belong to the output and `vpcompressb` packs
+/// them.
 #[cfg(target_arch = "x86_64")]
 mod avx512 {
     use core::arch::x86_64::*;
@@ -319,6 +322,28 @@ mod avx512 {
                 0 => 2 * k,
                 1 => 2 * k + 1,
                 _ => 64 + 2 * k,
+            };
+            t[j / 64][j % 64] = from as u8;
+            j += 1;
+        }
+        t
+    };
+
+    /// For 32 units of mixed length: byte 4k, 4k + 1 of lane k in vector h are bytes 0 and
+    /// 1 of unit 16h + k's first-bytes lane (index 2u, 2u + 1), byte 4k + 2 is its third
+    /// byte (index 64 + 2u); byte 4k + 3 is never kept.
+    // Bounds: evaluated at compile time (`j < 128`); an out-of-bounds index would fail the
+    // build, it cannot panic at run time.
+    #[allow(clippy::indexing_slicing)]
+    const SPREAD_INDEX: [[u8; 64]; 2] = {
+        let mut t = [[0u8; 64]; 2];
+        let mut j = 0;
+        while j < 128 {
+            let (unit, r) = (j / 4, j % 4);
+            let from = match r {
+                0 => 2 * unit,
+                1 => 2 * unit + 1,
+                _ => 64 + 2 * unit,
             };
             t[j / 64][j % 64] = from as u8;
             j += 1;
@@ -427,8 +452,72 @@ mod avx512 {
                     continue;
                 }
                 let top5 = _mm512_and_si512(w, _mm512_set1_epi16(0xF800u16 as i16));
+                let below_800 = _mm512_cmplt_epu16_mask(w, _mm512_set1_epi16(0x800));
                 if written + 96 <= dst.len()
-                    && _mm512_cmplt_epu16_mask(w, _mm512_set1_epi16(0x800)) == 0
+                    && below_800 != 0
+                    && _mm512_cmpeq_epi16_mask(top5, _mm512_set1_epi16(0xD800u16 as i16)) == 0
+                {
+                    // 32 units of one, two and three bytes, no surrogates (CJK, Thai or
+                    // Vietnamese text with spaces, digits and line breaks). 16-bit lanes
+                    // hold the first two bytes of each unit's UTF-8 and the third byte;
+                    // two byte permutes spread them into 32-bit lanes (16 units per
+                    // vector), and `vpcompressb` keeps byte 0 always, byte 1 from U+0080
+                    // and byte 2 from U+0800 on.
+                    let x3f = _mm512_set1_epi16(0x3F);
+                    let x80 = _mm512_set1_epi16(0x80);
+                    let ascii = _mm512_cmplt_epu16_mask(w, x80);
+                    let low = _mm512_ternarylogic_epi32::<0xEA>(w, x3f, x80);
+                    let middle =
+                        _mm512_ternarylogic_epi32::<0xEA>(_mm512_srli_epi16::<6>(w), x3f, x80);
+                    let lead3 =
+                        _mm512_or_si512(_mm512_srli_epi16::<12>(w), _mm512_set1_epi16(0xE0));
+                    // `u >> 6` is below 0x20 for two-byte units, so no mask is needed.
+                    let lead2 = _mm512_or_si512(_mm512_srli_epi16::<6>(w), _mm512_set1_epi16(0xC0));
+                    let three = _mm512_or_si512(lead3, _mm512_slli_epi16::<8>(middle));
+                    let two = _mm512_or_si512(lead2, _mm512_slli_epi16::<8>(low));
+                    let firsts = _mm512_mask_mov_epi16(
+                        _mm512_mask_mov_epi16(three, below_800, two),
+                        ascii,
+                        w,
+                    );
+                    // SAFETY: the index tables are 64 readable bytes each.
+                    let (idx0, idx1) = unsafe {
+                        (
+                            _mm512_loadu_si512(SPREAD_INDEX[0].as_ptr().cast()),
+                            _mm512_loadu_si512(SPREAD_INDEX[1].as_ptr().cast()),
+                        )
+                    };
+                    let lanes0 = _mm512_permutex2var_epi8(firsts, idx0, low);
+                    let lanes1 = _mm512_permutex2var_epi8(firsts, idx1, low);
+                    let keep = |ascii: u32, below_800: u32| {
+                        0x1111_1111_1111_1111u64
+                            | _pdep_u64(u64::from(!ascii & 0xFFFF), 0x2222_2222_2222_2222)
+                            | _pdep_u64(u64::from(!below_800 & 0xFFFF), 0x4444_4444_4444_4444)
+                    };
+                    let keep0 = keep(ascii, below_800);
+                    let keep1 = keep(ascii >> 16, below_800 >> 16);
+                    let (n0, n1) = (keep0.count_ones(), keep1.count_ones());
+                    // SAFETY: `n0, n1 <= 48` and `written + 96 <= dst.len()`: the masked
+                    // stores write `dst[written..written + n0 + n1]` only.
+                    unsafe {
+                        _mm512_mask_storeu_epi8(
+                            d.add(written).cast(),
+                            _bzhi_u64(u64::MAX, n0),
+                            _mm512_maskz_compress_epi8(keep0, lanes0),
+                        );
+                        _mm512_mask_storeu_epi8(
+                            d.add(written + n0 as usize).cast(),
+                            _bzhi_u64(u64::MAX, n1),
+                            _mm512_maskz_compress_epi8(keep1, lanes1),
+                        );
+                    }
+                    i += 64;
+                    read = i;
+                    written += (n0 + n1) as usize;
+                    continue;
+                }
+                if written + 96 <= dst.len()
+                    && below_800 == 0
                     && _mm512_cmpeq_epi16_mask(top5, _mm512_set1_epi16(0xD800u16 as i16)) == 0
                 {
                     // 32 units from U+0800 on, no surrogates: three bytes each. Lanes hold
@@ -626,6 +715,8 @@ mod tests {
         ];
         // Below U+0800 only, too (a separate AVX-512 path).
         let short: Vec<&[u16]> = pieces.iter().copied().filter(|p| p[0] < 0x800).collect();
+        // Mixed lengths without pairs (another).
+        let single: Vec<&[u16]> = pieces.iter().copied().filter(|p| p.len() == 1).collect();
         // And from U+0800 on without pairs (another).
         let long: Vec<&[u16]> = pieces
             .iter()
@@ -633,7 +724,7 @@ mod tests {
             .filter(|p| p.len() == 1 && p[0] >= 0x800)
             .collect();
         let mut out = Vec::new();
-        for pieces in [pieces, &short[..], &long[..]] {
+        for pieces in [pieces, &short[..], &single[..], &long[..]] {
             for seed in 0..pieces.len() {
                 let mut v = Vec::new();
                 let mut k = seed;
