@@ -26,6 +26,7 @@ use crate::codecs::{
     single_byte::SingleByteDecoder, utf_16::Utf16Decoder, utf_8::Utf8Decoder,
     x_user_defined::XUserDefinedDecoder, DecodeKernel, Restore, Step,
 };
+use crate::simd;
 use crate::simd::sink::{self, Sink, Utf16Sink, Utf8Sink};
 use crate::Encoding;
 
@@ -574,8 +575,8 @@ impl Decoder {
     /// assert_eq!(r.written, 6);
     /// ```
     pub fn decode_to_string(&mut self, src: &[u8], dst: &mut String, last: bool) -> DecodeResult {
-        let mut read = 0usize;
-        let mut written = 0usize;
+        let mut read = self.push_valid_utf8(src, dst);
+        let mut written = read;
         loop {
             // `read` never passes the end: each round reports what it took from `rest`.
             let rest = src.get(read..).unwrap_or_default();
@@ -599,6 +600,39 @@ impl Decoder {
                 }
             }
         }
+    }
+
+    /// UTF-8 into a `String` with nothing pending: the valid prefix of `src` is validated
+    /// and appended as it is (one vector pass and a `memcpy`, instead of the sink's
+    /// zero-filled chunks). Returns its length; the rest of `src` (an error, or a
+    /// character cut off at the end) goes through the kernel as usual.
+    fn push_valid_utf8(&mut self, src: &[u8], dst: &mut String) -> usize {
+        let Kernel::Utf8(kernel) = &self.kernel else {
+            return 0;
+        };
+        // The first byte decides the BOM question unless it can start one (0xEF; 0xFE and
+        // 0xFF are never in valid UTF-8, so they end the prefix before it starts).
+        let bom_decided = match self.bom {
+            BomState::Done => true,
+            BomState::Looking { len: 0, .. } => src.first().is_some_and(|&b| b != 0xEF),
+            BomState::Looking { .. } => false,
+        };
+        if !bom_decided || !self.is_idle_utf8(kernel) {
+            return 0;
+        }
+        let text = simd::valid_utf8_prefix(src);
+        if text.is_empty() {
+            return 0;
+        }
+        dst.push_str(text);
+        self.bom = BomState::Done;
+        self.queue.pos = self.queue.pos.saturating_add(text.len() as u64);
+        text.len()
+    }
+
+    /// Whether a UTF-8 decoder holds no bytes: no partial character, nothing to replay.
+    fn is_idle_utf8(&self, kernel: &Utf8Decoder) -> bool {
+        kernel.is_idle() && self.queue.replay_len == 0 && self.queue.seq_len == 0
     }
 
     /// Decodes into `dst` as UTF-16. Only `dst[..written]` is meaningful afterwards: the

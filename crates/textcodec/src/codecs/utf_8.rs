@@ -38,6 +38,13 @@ impl Default for Utf8Decoder {
     }
 }
 
+impl Utf8Decoder {
+    /// Whether no character is in progress.
+    pub(crate) fn is_idle(&self) -> bool {
+        self.bytes_needed == 0
+    }
+}
+
 impl DecodeKernel for Utf8Decoder {
     fn handle(&mut self, byte: Option<u8>) -> Step {
         let Some(byte) = byte else {
