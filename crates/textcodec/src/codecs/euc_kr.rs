@@ -71,8 +71,7 @@ impl DecodeKernel for EucKrDecoder {
 
     #[inline]
     fn fast<S: Sink>(&mut self, src: &[u8], dst: &mut S) -> usize {
-        let pair = |lead, trail| index::EUC_KR_PAIRS.get(lead, trail);
-        fast_multi_byte(src, dst, pair, |s| match *s {
+        fast_multi_byte(src, dst, &index::EUC_KR_PAIRS, |s| match *s {
             [lead @ 0x81..=0xFE, trail, ..] => {
                 let cp = index::euc_kr_code_point(pointer(lead, trail)?)?;
                 Some((u32::from(cp), 2))

@@ -28,6 +28,7 @@ pub(crate) mod utf_16;
 pub(crate) mod utf_8;
 pub(crate) mod x_user_defined;
 
+use crate::index::PairTable;
 use crate::simd::sink::{non_ascii_bits_16, starts_with_ascii_run, ByteMap, Sink};
 
 /// What a decoder handler returned for one item (#encoders-and-decoders).
@@ -419,9 +420,10 @@ pub(crate) fn fast_byte_map<S: Sink>(src: &[u8], dst: &mut S, map: &ByteMap<'_>)
 }
 
 /// The fast loop shared by the ASCII-compatible multi-byte decoders: ASCII runs of 16
-/// bytes or more in bulk; two-byte sequences and short ASCII runs in the sink's tight loop
-/// ([`Sink::push_double_byte_run`], with `pair(lead, trail)`: the BMP code point of a
-/// valid pair, 0 for anything else); then `sequence(rest)` for one complete, valid
+/// bytes or more in bulk; 64-byte blocks of ASCII and pairs of `pairs` in the vector
+/// kernel where there is one ([`Sink::double_byte_bulk`]); otherwise two-byte sequences
+/// and short ASCII runs in the sink's tight loop ([`Sink::push_double_byte_run`], at most
+/// 64 bytes before the kernel is tried again); then `sequence(rest)` for one complete, valid
 /// non-ASCII sequence at the start of `rest` that `pair` did not take (other lengths,
 /// non-BMP code points): its code point (a scalar value, as the indexes and the
 /// Standard's arithmetic give) and length; `None` hands the rest to the handler.
@@ -435,9 +437,10 @@ pub(crate) fn fast_byte_map<S: Sink>(src: &[u8], dst: &mut S, map: &ByteMap<'_>)
 pub(crate) fn fast_multi_byte<S: Sink>(
     src: &[u8],
     dst: &mut S,
-    pair: impl Fn(u8, u8) -> u16,
+    pairs: &PairTable,
     sequence: impl Fn(&[u8]) -> Option<(u32, usize)>,
 ) -> usize {
+    let pair = |lead, trail| pairs.get(lead, trail);
     let mut i = 0;
     while i < src.len() {
         // Long runs (markup, Latin text) go to the SIMD kernel; short ones (spaces and
@@ -450,7 +453,13 @@ pub(crate) fn fast_multi_byte<S: Sink>(
             i += n;
             continue;
         }
-        let n = dst.push_double_byte_run::<true>(&src[i..], &pair);
+        let n = dst.double_byte_bulk(&src[i..], pairs);
+        if n > 0 {
+            i += n;
+            continue;
+        }
+        let window = &src[i..src.len().min(i + 64)];
+        let n = dst.push_double_byte_run::<true>(window, &pair);
         if n > 0 {
             i += n;
             continue;

@@ -179,6 +179,9 @@ pub(crate) fn gb18030_pointer(code_point: u32) -> Option<u16> {
 /// KiB a table, built at compile time from the flat index).
 pub(crate) struct PairTable {
     rows: [[u16; 256]; 128],
+    /// `lead_map[lead - 0x80]` is 0xFF where the row of `lead` has a pair, else 0: the
+    /// bytes that are leads wherever a character starts (the vector kernel's classes).
+    lead_map: [u8; 128],
 }
 
 impl PairTable {
@@ -220,7 +223,18 @@ impl PairTable {
             }
             l += 1;
         }
-        PairTable { rows }
+        let lead_map = lead_map_of(&rows);
+        PairTable { rows, lead_map }
+    }
+
+    /// The rows (see the type's docs).
+    pub(crate) fn rows(&self) -> &[[u16; 256]; 128] {
+        &self.rows
+    }
+
+    /// 0xFF for a byte `0x80 + k` whose row has a pair, 0 otherwise.
+    pub(crate) fn lead_map(&self) -> &[u8; 128] {
+        &self.lead_map
     }
 
     /// Big5: clears the pairs whose code point is in plane 2 (the table holds their low
@@ -251,6 +265,7 @@ impl PairTable {
             }
             lead += 1;
         }
+        self.lead_map = lead_map_of(&self.rows);
     }
 
     /// Shift_JIS: the EUDC pointers 8836–10715 map to U+E000–U+E757 (#shift_jis-decoder
@@ -271,6 +286,7 @@ impl PairTable {
             self.rows[lead - 0x80][trail] = (0xE000 - 8836 + pointer) as u16;
             pointer += 1;
         }
+        self.lead_map = lead_map_of(&self.rows);
     }
 
     /// The code point of `lead trail`, 0 if it is not a valid pair (an ASCII lead never
@@ -283,6 +299,25 @@ impl PairTable {
             .copied()
             .unwrap_or(0)
     }
+}
+
+/// [`PairTable::lead_map`] of `rows`.
+// Bounds: `k < 128` and `t < 256`, the arrays' lengths.
+#[allow(clippy::indexing_slicing, clippy::arithmetic_side_effects)]
+const fn lead_map_of(rows: &[[u16; 256]; 128]) -> [u8; 128] {
+    let mut map = [0u8; 128];
+    let mut k = 0;
+    while k < 128 {
+        let mut t = 0;
+        while t < 256 {
+            if rows[k][t] != 0 {
+                map[k] = 0xFF;
+            }
+            t += 1;
+        }
+        k += 1;
+    }
+    map
 }
 
 /// gb18030's two-byte sequences (GBK): leads 0x81–0xFE, trails 0x40–0x7E and 0x80–0xFE.
@@ -457,7 +492,8 @@ pub(crate) mod all {
 }
 
 #[cfg(test)]
-#[allow(clippy::arithmetic_side_effects)]
+// Test code: an out-of-range index would panic and fail the test.
+#[allow(clippy::arithmetic_side_effects, clippy::indexing_slicing)]
 mod pair_table_tests {
     use super::*;
 
@@ -534,6 +570,36 @@ mod pair_table_tests {
                     "Shift_JIS {lead:X} {trail:X}"
                 );
             }
+        }
+    }
+
+    /// The lead maps mark exactly the bytes with a pair, and only bytes the Standard's
+    /// decoder treats as a lead wherever a character starts (the vector kernel relies on
+    /// both).
+    #[test]
+    fn lead_maps_mark_standard_leads_with_pairs() {
+        type StandardLead = fn(u8) -> bool;
+        let tables: [(&str, &PairTable, StandardLead); 5] = [
+            ("gb18030", &GB18030_PAIRS, |b| (0x81..=0xFE).contains(&b)),
+            ("EUC-KR", &EUC_KR_PAIRS, |b| (0x81..=0xFE).contains(&b)),
+            ("Big5", &BIG5_PAIRS, |b| (0x81..=0xFE).contains(&b)),
+            ("EUC-JP", &JIS0208_PAIRS, |b| (0xA1..=0xFE).contains(&b)),
+            (
+                "Shift_JIS",
+                &SHIFT_JIS_PAIRS,
+                |b| matches!(b, 0x81..=0x9F | 0xE0..=0xFC),
+            ),
+        ];
+        for (name, table, standard_lead) in tables {
+            let mut leads = 0;
+            for lead in 0x80..=0xFFu8 {
+                let has_pair = (0..=255u8).any(|t| table.get(lead, t) != 0);
+                let marked = table.lead_map()[usize::from(lead - 0x80)];
+                assert_eq!(marked, if has_pair { 0xFF } else { 0 }, "{name} {lead:X}");
+                assert!(!has_pair || standard_lead(lead), "{name} {lead:X}");
+                leads += usize::from(has_pair);
+            }
+            assert!(leads >= 50, "{name}: {leads}");
         }
     }
 }

@@ -27,6 +27,7 @@
 pub(crate) mod ascii;
 pub(crate) mod byte_map;
 pub(crate) mod dispatch;
+pub(crate) mod double_byte;
 pub(crate) mod sink;
 pub(crate) mod utf16;
 pub(crate) mod utf8;

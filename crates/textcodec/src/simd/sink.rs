@@ -14,6 +14,8 @@
 
 use alloc::string::String;
 
+use crate::index::PairTable;
+
 /// The output side of a decoder, in code units (bytes for UTF-8, `u16` for UTF-16).
 pub(crate) trait Sink {
     /// Whether this sink writes UTF-16 (else UTF-8): lets a kernel pick, at compile time,
@@ -53,6 +55,10 @@ pub(crate) trait Sink {
     /// bytes per step; UTF-8: [`Sink::map_bytes_bulk`] with its table); returns the bytes
     /// of `src` taken (0 where there is no such kernel).
     fn x_user_defined_bulk(&mut self, src: &[u8]) -> usize;
+    /// Decodes 64-byte blocks of ASCII and pairs of `pairs` where the CPU has a kernel for
+    /// it ([`super::double_byte`]); returns the bytes of `src` taken (0 where there is no
+    /// such kernel, or the first block holds anything else).
+    fn double_byte_bulk(&mut self, src: &[u8], pairs: &PairTable) -> usize;
     /// Decodes a run of ASCII bytes and two-byte sequences (the CJK decoders' common case):
     /// `pair(lead, trail)` is the BMP code point of a valid pair starting with the
     /// non-ASCII byte `lead`, or 0 when `lead` starts anything else (another length, an
@@ -362,6 +368,14 @@ impl Sink for Utf8Sink<'_> {
         // The codec's UTF-8 path maps through its table (`map_bytes_bulk`).
         0
     }
+    // Bounds: `pos <= buf.len()`, and the kernel wrote `written` bytes into `buf[pos..]`.
+    #[inline]
+    #[allow(clippy::indexing_slicing, clippy::arithmetic_side_effects)]
+    fn double_byte_bulk(&mut self, src: &[u8], pairs: &PairTable) -> usize {
+        let (read, written) = super::double_byte::to_utf8(src, pairs, &mut self.buf[self.pos..]);
+        self.pos += written;
+        read
+    }
     #[inline(always)]
     fn written(&self) -> usize {
         self.pos
@@ -581,6 +595,14 @@ impl Sink for Utf16Sink<'_> {
         let n = super::byte_map::x_user_defined_to_utf16(src, &mut self.buf[self.pos..]);
         self.pos += n;
         n
+    }
+    // Bounds: `pos <= buf.len()`, and the kernel wrote `written` units into `buf[pos..]`.
+    #[inline]
+    #[allow(clippy::indexing_slicing, clippy::arithmetic_side_effects)]
+    fn double_byte_bulk(&mut self, src: &[u8], pairs: &PairTable) -> usize {
+        let (read, written) = super::double_byte::to_utf16(src, pairs, &mut self.buf[self.pos..]);
+        self.pos += written;
+        read
     }
     #[inline(always)]
     fn written(&self) -> usize {

@@ -304,7 +304,7 @@ mod avx2 {
 /// carry); a 64-bit mask marks the bytes that belong to the output and `vpcompressb` packs
 /// them.
 #[cfg(target_arch = "x86_64")]
-mod avx512 {
+pub(super) mod avx512 {
     use core::arch::x86_64::*;
 
     /// For 32 three-byte units: output byte j is byte (j % 3) of unit j / 3, taken from
@@ -350,6 +350,68 @@ mod avx512 {
         }
         t
     };
+
+    /// Writes the UTF-8 of the units of `w` (32 in 16-bit lanes) whose bit in `starts` is
+    /// set, in order, to `d`; returns the bytes written. 16-bit lanes hold the first two
+    /// bytes of each unit's UTF-8 and the third byte; two byte permutes spread them into
+    /// 32-bit lanes (16 units per vector), and `vpcompressb` keeps byte 0 of a selected
+    /// unit, byte 1 from U+0080 and byte 2 from U+0800 on.
+    ///
+    /// # Safety
+    /// The CPU must support BMI2, POPCNT and AVX-512 F/BW/VBMI/VBMI2; the selected units
+    /// must not be surrogates; `d .. d + 96` must be writable (only the bytes returned are
+    /// written).
+    #[target_feature(enable = "avx2,bmi2,popcnt,avx512f,avx512bw,avx512vl,avx512vbmi,avx512vbmi2")]
+    #[inline]
+    // Bounds: `n0, n1 <= 48`, so `d + n0` and its `n1` bytes stay within the 96.
+    #[allow(clippy::arithmetic_side_effects)]
+    pub(in crate::simd) unsafe fn bmp_to_utf8_32(w: __m512i, starts: u32, d: *mut u8) -> usize {
+        let x3f = _mm512_set1_epi16(0x3F);
+        let x80 = _mm512_set1_epi16(0x80);
+        let ascii = _mm512_cmplt_epu16_mask(w, x80);
+        let below_800 = _mm512_cmplt_epu16_mask(w, _mm512_set1_epi16(0x800));
+        let low = _mm512_ternarylogic_epi32::<0xEA>(w, x3f, x80);
+        let middle = _mm512_ternarylogic_epi32::<0xEA>(_mm512_srli_epi16::<6>(w), x3f, x80);
+        let lead3 = _mm512_or_si512(_mm512_srli_epi16::<12>(w), _mm512_set1_epi16(0xE0));
+        // `u >> 6` is below 0x20 for two-byte units, so no mask is needed.
+        let lead2 = _mm512_or_si512(_mm512_srli_epi16::<6>(w), _mm512_set1_epi16(0xC0));
+        let three = _mm512_or_si512(lead3, _mm512_slli_epi16::<8>(middle));
+        let two = _mm512_or_si512(lead2, _mm512_slli_epi16::<8>(low));
+        let firsts = _mm512_mask_mov_epi16(_mm512_mask_mov_epi16(three, below_800, two), ascii, w);
+        // SAFETY: the index tables are 64 readable bytes each.
+        let (idx0, idx1) = unsafe {
+            (
+                _mm512_loadu_si512(SPREAD_INDEX[0].as_ptr().cast()),
+                _mm512_loadu_si512(SPREAD_INDEX[1].as_ptr().cast()),
+            )
+        };
+        let lanes0 = _mm512_permutex2var_epi8(firsts, idx0, low);
+        let lanes1 = _mm512_permutex2var_epi8(firsts, idx1, low);
+        let keep = |starts: u32, ascii: u32, below_800: u32| {
+            let starts = starts & 0xFFFF;
+            _pdep_u64(u64::from(starts), 0x1111_1111_1111_1111)
+                | _pdep_u64(u64::from(starts & !ascii), 0x2222_2222_2222_2222)
+                | _pdep_u64(u64::from(starts & !below_800), 0x4444_4444_4444_4444)
+        };
+        let keep0 = keep(starts, ascii, below_800);
+        let keep1 = keep(starts >> 16, ascii >> 16, below_800 >> 16);
+        let (n0, n1) = (keep0.count_ones(), keep1.count_ones());
+        // SAFETY: `n0, n1 <= 48` and `d .. d + 96` is writable: the masked stores write
+        // `d .. d + n0 + n1` only.
+        unsafe {
+            _mm512_mask_storeu_epi8(
+                d.cast(),
+                _bzhi_u64(u64::MAX, n0),
+                _mm512_maskz_compress_epi8(keep0, lanes0),
+            );
+            _mm512_mask_storeu_epi8(
+                d.add(n0 as usize).cast(),
+                _bzhi_u64(u64::MAX, n1),
+                _mm512_maskz_compress_epi8(keep1, lanes1),
+            );
+        }
+        (n0 + n1) as usize
+    }
 
     /// # Safety
     /// The CPU must support AVX2, BMI2, POPCNT and AVX-512 F/BW/VL/VBMI/VBMI2.
@@ -458,62 +520,12 @@ mod avx512 {
                     && _mm512_cmpeq_epi16_mask(top5, _mm512_set1_epi16(0xD800u16 as i16)) == 0
                 {
                     // 32 units of one, two and three bytes, no surrogates (CJK, Thai or
-                    // Vietnamese text with spaces, digits and line breaks). 16-bit lanes
-                    // hold the first two bytes of each unit's UTF-8 and the third byte;
-                    // two byte permutes spread them into 32-bit lanes (16 units per
-                    // vector), and `vpcompressb` keeps byte 0 always, byte 1 from U+0080
-                    // and byte 2 from U+0800 on.
-                    let x3f = _mm512_set1_epi16(0x3F);
-                    let x80 = _mm512_set1_epi16(0x80);
-                    let ascii = _mm512_cmplt_epu16_mask(w, x80);
-                    let low = _mm512_ternarylogic_epi32::<0xEA>(w, x3f, x80);
-                    let middle =
-                        _mm512_ternarylogic_epi32::<0xEA>(_mm512_srli_epi16::<6>(w), x3f, x80);
-                    let lead3 =
-                        _mm512_or_si512(_mm512_srli_epi16::<12>(w), _mm512_set1_epi16(0xE0));
-                    // `u >> 6` is below 0x20 for two-byte units, so no mask is needed.
-                    let lead2 = _mm512_or_si512(_mm512_srli_epi16::<6>(w), _mm512_set1_epi16(0xC0));
-                    let three = _mm512_or_si512(lead3, _mm512_slli_epi16::<8>(middle));
-                    let two = _mm512_or_si512(lead2, _mm512_slli_epi16::<8>(low));
-                    let firsts = _mm512_mask_mov_epi16(
-                        _mm512_mask_mov_epi16(three, below_800, two),
-                        ascii,
-                        w,
-                    );
-                    // SAFETY: the index tables are 64 readable bytes each.
-                    let (idx0, idx1) = unsafe {
-                        (
-                            _mm512_loadu_si512(SPREAD_INDEX[0].as_ptr().cast()),
-                            _mm512_loadu_si512(SPREAD_INDEX[1].as_ptr().cast()),
-                        )
-                    };
-                    let lanes0 = _mm512_permutex2var_epi8(firsts, idx0, low);
-                    let lanes1 = _mm512_permutex2var_epi8(firsts, idx1, low);
-                    let keep = |ascii: u32, below_800: u32| {
-                        0x1111_1111_1111_1111u64
-                            | _pdep_u64(u64::from(!ascii & 0xFFFF), 0x2222_2222_2222_2222)
-                            | _pdep_u64(u64::from(!below_800 & 0xFFFF), 0x4444_4444_4444_4444)
-                    };
-                    let keep0 = keep(ascii, below_800);
-                    let keep1 = keep(ascii >> 16, below_800 >> 16);
-                    let (n0, n1) = (keep0.count_ones(), keep1.count_ones());
-                    // SAFETY: `n0, n1 <= 48` and `written + 96 <= dst.len()`: the masked
-                    // stores write `dst[written..written + n0 + n1]` only.
-                    unsafe {
-                        _mm512_mask_storeu_epi8(
-                            d.add(written).cast(),
-                            _bzhi_u64(u64::MAX, n0),
-                            _mm512_maskz_compress_epi8(keep0, lanes0),
-                        );
-                        _mm512_mask_storeu_epi8(
-                            d.add(written + n0 as usize).cast(),
-                            _bzhi_u64(u64::MAX, n1),
-                            _mm512_maskz_compress_epi8(keep1, lanes1),
-                        );
-                    }
+                    // Vietnamese text with spaces, digits and line breaks).
+                    // SAFETY: `written + 96 <= dst.len()`.
+                    let n = unsafe { bmp_to_utf8_32(w, u32::MAX, d.add(written)) };
                     i += 64;
                     read = i;
-                    written += (n0 + n1) as usize;
+                    written += n;
                     continue;
                 }
                 if written + 96 <= dst.len()
