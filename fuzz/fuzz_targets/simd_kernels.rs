@@ -1,5 +1,6 @@
 //! Every SIMD kernel this CPU supports against its scalar twin (and the scalar twins
-//! against `core`; the byte-map kernels, which have no twin, against the index), through the `fuzzing` feature's hooks (`textcodec::__fuzz`): same
+//! against `core`; the byte-map and double-byte kernels, which have no twin, against the
+//! indexes), through the `fuzzing` feature's hooks (`textcodec::__fuzz`): same
 //! return values, same output, nothing written past what is reported, for random input
 //! alignments and destination sizes.
 //!
@@ -265,6 +266,71 @@ fn check_byte_map(kernel: KernelChoice, raw: &[u8], selector: usize, room: usize
     assert_eq!(out, want, "{name} x_user_defined_encode");
 }
 
+/// The double-byte kernel (CJK pairs; no scalar twin either) against the pair tables:
+/// whatever prefix it takes must be ASCII and valid pairs, decoded exactly, ending on a
+/// character boundary, with nothing written past what it reports (UTF-8). `raw` is turned
+/// into CJK-like text: valid pairs of the table, ASCII, and now and then a stray byte.
+fn check_double_byte(kernel: KernelChoice, raw: &[u8], selector: usize, room: usize) {
+    static PAIRS: std::sync::OnceLock<Vec<Vec<[u8; 2]>>> = std::sync::OnceLock::new();
+    let table = selector % 5;
+    let pairs = &PAIRS.get_or_init(|| {
+        (0..5)
+            .map(|t| {
+                (0x80..=0xFFu8)
+                    .flat_map(|l| (0..=0xFFu8).map(move |r| [l, r]))
+                    .filter(|&[l, r]| k::pair_code_point(t, l, r) != 0)
+                    .collect()
+            })
+            .collect()
+    })[table];
+    let mut src = Vec::new();
+    for w in raw.chunks(2) {
+        let x = usize::from(w[0]) << 8 | usize::from(*w.get(1).unwrap_or(&0));
+        match w[0] {
+            0..=0x3F => src.push(w[0] | 0x20),
+            0x40..=0x4F => src.extend_from_slice(b"%(name)s "),
+            0xFF => src.push(*w.get(1).unwrap_or(&0x80)),
+            _ => src.extend_from_slice(&pairs[x % pairs.len()]),
+        }
+    }
+    let name = kernel.name();
+    // The naive decoding of the taken prefix; `None` if it is not all ASCII and pairs.
+    let naive = |taken: &[u8]| -> Option<Vec<u16>> {
+        let (mut i, mut out) = (0, Vec::new());
+        while i < taken.len() {
+            if taken[i] < 0x80 {
+                out.push(u16::from(taken[i]));
+                i += 1;
+            } else {
+                let c = k::pair_code_point(table, taken[i], *taken.get(i + 1)?);
+                (c != 0).then_some(())?;
+                out.push(c);
+                i += 2;
+            }
+        }
+        Some(out)
+    };
+    let mut wide = vec![0xAAAAu16; room];
+    let (read, written) = k::double_byte_to_utf16(kernel, table, &src, &mut wide);
+    assert!(
+        read <= src.len() && written <= room,
+        "{name} double_byte_to_utf16"
+    );
+    let want = naive(&src[..read]).expect("the taken prefix is ASCII and pairs");
+    assert_eq!(&wide[..written], &want[..], "{name} double_byte_to_utf16");
+    let (read, out) = run(&format!("{name} double_byte_to_utf8"), room, 0xEEu8, |d| {
+        k::double_byte_to_utf8(kernel, table, &src, d)
+    });
+    let want = naive(&src[..read]).expect("the taken prefix is ASCII and pairs");
+    assert_eq!(
+        out,
+        String::from_utf16(&want)
+            .expect("BMP, no surrogates")
+            .as_bytes(),
+        "{name} double_byte_to_utf8"
+    );
+}
+
 fuzz_target!(|data: &[u8]| {
     let [mode, shift, room, raw @ ..] = data else {
         return;
@@ -326,6 +392,12 @@ fuzz_target!(|data: &[u8]| {
     }
     for &kernel in &kernels {
         check_byte_map(kernel, bytes, usize::from(*mode >> 4), room);
+        check_double_byte(
+            kernel,
+            raw,
+            usize::from(*mode >> 4),
+            room.max(raw.len() * 2),
+        );
     }
     if kernels.len() == 1 {
         check(scalar, scalar, bytes, units, room);

@@ -148,3 +148,43 @@ pub fn x_user_defined_encode(k: KernelChoice, src: &str, dst: &mut [u8]) -> (usi
 pub fn x_user_defined_to_utf16(k: KernelChoice, src: &[u8], dst: &mut [u16]) -> usize {
     crate::simd::byte_map::x_user_defined_to_utf16_with(k.0, src, dst)
 }
+
+/// The CJK pair tables the double-byte kernel reads: gb18030, EUC-KR, Big5, EUC-JP's JIS X
+/// 0208, Shift_JIS (by `table % 5`).
+fn pair_table(table: usize) -> &'static crate::index::PairTable {
+    use crate::index::{BIG5_PAIRS, EUC_KR_PAIRS, GB18030_PAIRS, JIS0208_PAIRS, SHIFT_JIS_PAIRS};
+    match table % 5 {
+        0 => &GB18030_PAIRS,
+        1 => &EUC_KR_PAIRS,
+        2 => &BIG5_PAIRS,
+        3 => &JIS0208_PAIRS,
+        _ => &SHIFT_JIS_PAIRS,
+    }
+}
+
+/// The code point of the pair `lead trail` in pair table `table` (0 = not a pair): the
+/// oracle side of the double-byte kernel.
+pub fn pair_code_point(table: usize, lead: u8, trail: u8) -> u16 {
+    pair_table(table).get(lead, trail)
+}
+
+/// Double-byte decode in bulk into UTF-16 (`simd::double_byte`): (bytes read, units
+/// written).
+pub fn double_byte_to_utf16(
+    k: KernelChoice,
+    table: usize,
+    src: &[u8],
+    dst: &mut [u16],
+) -> (usize, usize) {
+    crate::simd::double_byte::to_utf16_with(k.0, src, pair_table(table), dst)
+}
+
+/// Double-byte decode in bulk into UTF-8: (bytes read, bytes written).
+pub fn double_byte_to_utf8(
+    k: KernelChoice,
+    table: usize,
+    src: &[u8],
+    dst: &mut [u8],
+) -> (usize, usize) {
+    crate::simd::double_byte::to_utf8_with(k.0, src, pair_table(table), dst)
+}
