@@ -133,6 +133,7 @@ fn slot_of(key: &Key) -> usize {
     (h.wrapping_mul(0xFF51_AFD7_ED55_8CCD) >> 54) as usize
 }
 
+#[inline]
 pub(crate) fn get_an_encoding(label: &[u8]) -> Option<Encoding> {
     // Step 1: remove any leading and trailing ASCII whitespace.
     let label = trim_ascii_whitespace(label);
@@ -142,14 +143,25 @@ pub(crate) fn get_an_encoding(label: &[u8]) -> Option<Encoding> {
     // Step 2: ASCII case-insensitive match, on lowercased words.
     let (first, rest) = label.split_at(label.len().min(8));
     let (second, third) = rest.split_at(rest.len().min(8));
-    let key = [first, second, third].map(|part| ascii_lowercase_word(load_le(part)));
+    // Written out: `[..].map(..)` was an out-of-line call whose result went through the
+    // stack (a third of the lookup's time in a profile).
+    let key: Key = [
+        ascii_lowercase_word(load_le(first)),
+        ascii_lowercase_word(load_le(second)),
+        ascii_lowercase_word(load_le(third)),
+    ];
     let mut slot = slot_of(&key);
     for _ in 0..LABEL_MAX_PROBES {
         let entry = *LABEL_SLOTS.get(slot)?;
         // 0 marks an empty slot; others are 1 + an index into LABELS.
         let index = usize::from(entry).checked_sub(1)?;
         let (&(candidate, encoding), candidate_key) = (LABELS.get(index)?, LABEL_KEYS.get(index)?);
-        if *candidate_key == key && candidate.len() == label.len() {
+        // Word by word in registers: an array comparison was compiled to vector loads of
+        // `key` from the stack right after its word stores, which stall (no store
+        // forwarding from two stores to one load).
+        let differ =
+            (candidate_key[0] ^ key[0]) | (candidate_key[1] ^ key[1]) | (candidate_key[2] ^ key[2]);
+        if differ == 0 && candidate.len() == label.len() {
             return Some(encoding);
         }
         slot = slot.wrapping_add(1) & SLOT_MASK;

@@ -90,6 +90,7 @@ impl Encoding {
     /// assert_eq!(Encoding::for_label(b"utf-16"), Some(Encoding::Utf16Le));
     /// assert_eq!(Encoding::for_label(b"utf 8"), None);
     /// ```
+    #[inline]
     pub fn for_label(label: &[u8]) -> Option<Encoding> {
         crate::label::get_an_encoding(label)
     }
@@ -99,6 +100,7 @@ impl Encoding {
     /// ```
     /// assert_eq!(textcodec::Encoding::for_label_str("Latin1"), Some(textcodec::Encoding::Windows1252));
     /// ```
+    #[inline]
     pub fn for_label_str(label: &str) -> Option<Encoding> {
         crate::label::get_an_encoding(label.as_bytes())
     }
