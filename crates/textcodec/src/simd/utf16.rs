@@ -307,17 +307,19 @@ mod avx2 {
 pub(super) mod avx512 {
     use core::arch::x86_64::*;
 
-    /// For 32 three-byte units: output byte j is byte (j % 3) of unit j / 3, taken from
-    /// the lead-pair vector (bytes 2k, 2k + 1) or the last-byte vector (byte 2k, index
-    /// 64 + 2k). Two tables: output bytes 0..64 and 64..96.
-    // Bounds: evaluated at compile time (`j < 96`, so `j / 64 < 2`); an out-of-bounds
-    // index would fail the build, it cannot panic at run time.
-    #[allow(clippy::indexing_slicing)]
-    const THREE_BYTE_INDEX: [[u8; 64]; 2] = {
+    /// `vpermt2b` indexes that lay out the UTF-8 of 32 units `width` bytes apart (two
+    /// tables: output bytes 0..64 and 64..128): output byte j is byte `j % width` of unit
+    /// `k = j / width`, taken from the first-bytes vector (its bytes 2k, 2k + 1) or, for
+    /// byte 2 and beyond, from the last-byte vector (byte 2k, index 64 + 2k).
+    // Bounds: evaluated at compile time for widths 3 and 4 (`j < 128`, so `j / 64 < 2`,
+    // and `k < 32`); an out-of-bounds index or a division by zero would fail the build, it
+    // cannot panic at run time.
+    #[allow(clippy::indexing_slicing, clippy::arithmetic_side_effects)]
+    const fn unit_bytes_index(width: usize) -> [[u8; 64]; 2] {
         let mut t = [[0u8; 64]; 2];
         let mut j = 0;
-        while j < 96 {
-            let (k, r) = (j / 3, j % 3);
+        while j < 128 {
+            let (k, r) = (j / width % 32, j % width);
             let from = match r {
                 0 => 2 * k,
                 1 => 2 * k + 1,
@@ -327,29 +329,14 @@ pub(super) mod avx512 {
             j += 1;
         }
         t
-    };
+    }
 
-    /// For 32 units of mixed length: byte 4k, 4k + 1 of lane k in vector h are bytes 0 and
-    /// 1 of unit 16h + k's first-bytes lane (index 2u, 2u + 1), byte 4k + 2 is its third
-    /// byte (index 64 + 2u); byte 4k + 3 is never kept.
-    // Bounds: evaluated at compile time (`j < 128`); an out-of-bounds index would fail the
-    // build, it cannot panic at run time.
-    #[allow(clippy::indexing_slicing)]
-    const SPREAD_INDEX: [[u8; 64]; 2] = {
-        let mut t = [[0u8; 64]; 2];
-        let mut j = 0;
-        while j < 128 {
-            let (unit, r) = (j / 4, j % 4);
-            let from = match r {
-                0 => 2 * unit,
-                1 => 2 * unit + 1,
-                _ => 64 + 2 * unit,
-            };
-            t[j / 64][j % 64] = from as u8;
-            j += 1;
-        }
-        t
-    };
+    /// For 32 three-byte units: packed, 96 bytes (the second table's first 32 are used).
+    const THREE_BYTE_INDEX: [[u8; 64]; 2] = unit_bytes_index(3);
+
+    /// For 32 units of mixed length: unit 16h + k in the 32-bit lane k of vector h (its
+    /// byte 3 is never kept).
+    const SPREAD_INDEX: [[u8; 64]; 2] = unit_bytes_index(4);
 
     /// Writes the UTF-8 of the units of `w` (32 in 16-bit lanes) whose bit in `starts` is
     /// set, in order, to `d`; returns the bytes written. 16-bit lanes hold the first two
