@@ -155,8 +155,19 @@ mod avx512 {
             let lo = _mm512_cvtepu8_epi16(_mm512_castsi512_si256(v));
             let hi = _mm512_cvtepu8_epi16(_mm512_extracti64x4_epi64::<1>(v));
             if non_ascii == 0 {
-                // SAFETY: room for the block's output (checked above).
-                written += unsafe { store(d, written, lo, hi, u64::MAX, UTF8) };
+                // All ASCII (the markup between translations): stored as it is.
+                // SAFETY: room for the block's output (checked above): 64 bytes, or 64
+                // units.
+                unsafe {
+                    if UTF8 {
+                        _mm512_storeu_si512(d.add(written).cast(), v);
+                    } else {
+                        let d = d.cast::<u16>().add(written);
+                        _mm512_storeu_si512(d.cast(), lo);
+                        _mm512_storeu_si512(d.add(32).cast(), hi);
+                    }
+                }
+                written += 64;
                 i += 64;
                 continue;
             }
@@ -214,8 +225,16 @@ mod avx512 {
                     unmapped,
                 )
             };
-            let (lo, bad_lo) = lookup(idx_lo, leads as u32, lo);
-            let (hi, bad_hi) = lookup(idx_hi, (leads >> 32) as u32, hi);
+            // A half without leads (ASCII, or trails only) needs no gather: the gathers'
+            // latency is most of a block's time.
+            let (lo, bad_lo) = match leads as u32 {
+                0 => (lo, 0),
+                half => lookup(idx_lo, half, lo),
+            };
+            let (hi, bad_hi) = match (leads >> 32) as u32 {
+                0 => (hi, 0),
+                half => lookup(idx_hi, half, hi),
+            };
             if bad_lo | bad_hi != 0 {
                 break;
             }
