@@ -92,13 +92,14 @@ fn ascii_lowercase_word(w: u64) -> u64 {
     w | (upper >> 2)
 }
 
-/// Up to eight bytes as a little-endian word, zero above them. Built from a few
-/// overlapping loads of the slice itself: copying into a stack buffer first would make the
-/// word loads wait for the byte stores.
+/// Fewer than eight bytes as a little-endian word, zero above them (0 for eight or more:
+/// [`words_of`] loads those whole). Built from a few overlapping loads of the slice
+/// itself: copying into a stack buffer first would make the word load wait for the byte
+/// stores.
 #[inline(always)]
 // Bounds: the products are below 64 (`n % 4 < 4`, `n / 2 < 2`, `n - 1 < 3` in their arms).
 #[allow(clippy::arithmetic_side_effects)]
-fn load_le(bytes: &[u8]) -> u64 {
+fn load_short(bytes: &[u8]) -> u64 {
     let n = bytes.len();
     let u32_at = |i: usize| {
         let mut b = [0u8; 4];
@@ -107,11 +108,6 @@ fn load_le(bytes: &[u8]) -> u64 {
     };
     let byte_at = |i: usize| u64::from(bytes.get(i).copied().unwrap_or(0));
     match n {
-        8.. => {
-            let mut b = [0u8; 8];
-            b.copy_from_slice(bytes.get(..8).unwrap_or(&[0; 8]));
-            u64::from_le_bytes(b)
-        }
         // Bytes 0..4 and n-4..n overlap where n < 8; the shared bytes are equal, so OR is
         // exact.
         4..=7 => u32_at(0) | (u32_at(n.saturating_sub(4)) << ((n % 4) * 8)),
@@ -120,7 +116,7 @@ fn load_le(bytes: &[u8]) -> u64 {
                 | (byte_at(n / 2) << ((n / 2) * 8))
                 | (byte_at(n.saturating_sub(1)) << ((n.saturating_sub(1)) * 8))
         }
-        0 => 0,
+        _ => 0,
     }
 }
 
@@ -142,7 +138,7 @@ fn words_of(label: &[u8]) -> Key {
     // `x >> s`, 0 for a shift of 64 (a word with no bytes left).
     let shr = |x: u64, s: usize| x.checked_shr(s as u32).unwrap_or(0);
     if n < 8 {
-        [load_le(label), 0, 0]
+        [load_short(label), 0, 0]
     } else if n <= 16 {
         [word(0), shr(word(n - 8), 8 * (16 - n)), 0]
     } else {
@@ -253,12 +249,13 @@ mod tests {
     }
 
     #[test]
-    fn load_le_reads_every_length() {
+    fn load_short_reads_every_length_below_eight() {
+        // Eight bytes and more are `words_of`'s whole-word loads (tested above).
         let bytes: [u8; 8] = [1, 2, 3, 4, 5, 6, 7, 8];
-        for n in 0..=8 {
+        for n in 0..8 {
             let mut want = [0u8; 8];
             want[..n].copy_from_slice(&bytes[..n]);
-            assert_eq!(load_le(&bytes[..n]), u64::from_le_bytes(want), "{n}");
+            assert_eq!(load_short(&bytes[..n]), u64::from_le_bytes(want), "{n}");
         }
     }
 
