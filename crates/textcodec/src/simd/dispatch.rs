@@ -2,7 +2,8 @@
 //!
 //! The choice is made once, on first use. In std builds it comes from runtime CPU
 //! detection (`std::is_x86_feature_detected!`), and the environment variable
-//! `TEXTCODEC_KERNEL` (`scalar`, `sse2`, `avx2`, `avx512`) can force a lower one; asking
+//! `TEXTCODEC_KERNEL` (`scalar`, `sse2`, `sse4`, `avx2`, `avx512` on x86-64; `scalar`, `neon` on
+//! aarch64) can force a lower one; asking
 //! for a kernel the CPU lacks gives the best one it has below that. no_std builds use
 //! what the compilation target guarantees (`cfg(target_feature)`), nothing more.
 //!
@@ -27,16 +28,21 @@ pub(crate) struct Detected(());
 pub(crate) enum Kernel {
     /// Portable code, no `unsafe`.
     Scalar,
-    /// SSE2 (x86-64 baseline).
+    /// SSE2 (x86-64-v1, the baseline).
     #[cfg(target_arch = "x86_64")]
     Sse2,
-    /// AVX2 (and SSE4.1/SSSE3, which every AVX2 CPU has).
+    /// SSSE3, SSE4.1, SSE4.2 and POPCNT (x86-64-v2): `pshufb` table lookups.
+    #[cfg(target_arch = "x86_64")]
+    Sse4(Detected),
+    /// AVX2, BMI1/BMI2, LZCNT and POPCNT plus everything of `Sse4` (x86-64-v3).
     #[cfg(target_arch = "x86_64")]
     Avx2(Detected),
-    /// AVX2 plus AVX-512 F/BW/VL/VBMI/VBMI2, BMI2 and POPCNT (compress-based UTF
-    /// transcoding; baseline x86-64 has no POPCNT, so `count_ones` needs it enabled).
+    /// `Avx2` plus AVX-512 F/BW/VL/VBMI/VBMI2 (compress-based UTF transcoding).
     #[cfg(target_arch = "x86_64")]
     Avx512(Detected),
+    /// Advanced SIMD (NEON), which every aarch64 CPU has.
+    #[cfg(target_arch = "aarch64")]
+    Neon(Detected),
 }
 
 /// The levels, in order; their names are what `TEXTCODEC_KERNEL` accepts.
@@ -45,9 +51,13 @@ const LEVELS: &[&str] = &[
     #[cfg(target_arch = "x86_64")]
     "sse2",
     #[cfg(target_arch = "x86_64")]
+    "sse4",
+    #[cfg(target_arch = "x86_64")]
     "avx2",
     #[cfg(target_arch = "x86_64")]
     "avx512",
+    #[cfg(target_arch = "aarch64")]
+    "neon",
 ];
 
 /// The highest level (evaluated at compile time: `LEVELS` always holds "scalar").
@@ -69,61 +79,99 @@ impl Kernel {
             #[cfg(target_arch = "x86_64")]
             Kernel::Sse2 => 1,
             #[cfg(target_arch = "x86_64")]
-            Kernel::Avx2(_) => 2,
+            Kernel::Sse4(_) => 2,
             #[cfg(target_arch = "x86_64")]
-            Kernel::Avx512(_) => 3,
+            Kernel::Avx2(_) => 3,
+            #[cfg(target_arch = "x86_64")]
+            Kernel::Avx512(_) => 4,
+            #[cfg(target_arch = "aarch64")]
+            Kernel::Neon(_) => 1,
+        }
+    }
+
+    /// The kernel at `level`, without asking the CPU: only for levels that [`detect`]
+    /// found available (the token's private constructor keeps this inside the module).
+    fn at_level_detected(level: usize) -> Kernel {
+        match level {
+            #[cfg(target_arch = "x86_64")]
+            1 => Kernel::Sse2,
+            #[cfg(target_arch = "x86_64")]
+            2 => Kernel::Sse4(Detected(())),
+            #[cfg(target_arch = "x86_64")]
+            3 => Kernel::Avx2(Detected(())),
+            #[cfg(target_arch = "x86_64")]
+            4 => Kernel::Avx512(Detected(())),
+            #[cfg(target_arch = "aarch64")]
+            1 => Kernel::Neon(Detected(())),
+            _ => Kernel::Scalar,
         }
     }
 }
 
 /// The kernel at `level` if this CPU can run it.
 fn detect(level: usize) -> Option<Kernel> {
-    match level {
-        0 => Some(Kernel::Scalar),
+    let available = match level {
+        0 => true,
         #[cfg(target_arch = "x86_64")]
-        1 => Some(Kernel::Sse2),
+        1 => true,
         #[cfg(target_arch = "x86_64")]
-        2 => avx2_detected().then_some(Kernel::Avx2(Detected(()))),
+        2 => x86::sse4_detected(),
         #[cfg(target_arch = "x86_64")]
-        3 => avx512_detected().then_some(Kernel::Avx512(Detected(()))),
-        _ => None,
+        3 => x86::avx2_detected(),
+        #[cfg(target_arch = "x86_64")]
+        4 => x86::avx512_detected(),
+        #[cfg(target_arch = "aarch64")]
+        1 => neon_detected(),
+        _ => false,
+    };
+    available.then(|| Kernel::at_level_detected(level))
+}
+
+/// x86-64 feature detection: at run time in std builds, from the compilation target's
+/// features (`cfg(target_feature)`) in no_std builds.
+#[cfg(target_arch = "x86_64")]
+mod x86 {
+    #[cfg(feature = "std")]
+    macro_rules! has {
+        ($($feature:tt),+) => { $(std::is_x86_feature_detected!($feature))&&+ };
+    }
+    #[cfg(not(feature = "std"))]
+    macro_rules! has {
+        ($($feature:tt),+) => { cfg!(all($(target_feature = $feature),+)) };
+    }
+
+    /// x86-64-v2.
+    pub(super) fn sse4_detected() -> bool {
+        has!("ssse3", "sse4.1", "sse4.2", "popcnt")
+    }
+
+    /// x86-64-v3 (FMA and MOVBE are part of v3 but no kernel uses them).
+    pub(super) fn avx2_detected() -> bool {
+        sse4_detected() && has!("avx2", "bmi1", "bmi2", "lzcnt")
+    }
+
+    /// The AVX-512 subsets the kernels use.
+    pub(super) fn avx512_detected() -> bool {
+        avx2_detected()
+            && has!(
+                "avx512f",
+                "avx512bw",
+                "avx512vl",
+                "avx512vbmi",
+                "avx512vbmi2"
+            )
     }
 }
 
-#[cfg(all(target_arch = "x86_64", feature = "std"))]
-fn avx2_detected() -> bool {
-    std::is_x86_feature_detected!("avx2")
+/// NEON is part of every aarch64 target Rust supports; still asked, as the other levels are.
+#[cfg(all(target_arch = "aarch64", feature = "std"))]
+fn neon_detected() -> bool {
+    std::arch::is_aarch64_feature_detected!("neon")
 }
 
-#[cfg(all(target_arch = "x86_64", feature = "std"))]
-fn avx512_detected() -> bool {
-    avx2_detected()
-        && std::is_x86_feature_detected!("bmi2")
-        && std::is_x86_feature_detected!("popcnt")
-        && std::is_x86_feature_detected!("avx512f")
-        && std::is_x86_feature_detected!("avx512bw")
-        && std::is_x86_feature_detected!("avx512vl")
-        && std::is_x86_feature_detected!("avx512vbmi")
-        && std::is_x86_feature_detected!("avx512vbmi2")
-}
-
-#[cfg(all(target_arch = "x86_64", not(feature = "std")))]
-fn avx2_detected() -> bool {
-    cfg!(target_feature = "avx2")
-}
-
-#[cfg(all(target_arch = "x86_64", not(feature = "std")))]
-fn avx512_detected() -> bool {
-    cfg!(all(
-        target_feature = "avx2",
-        target_feature = "bmi2",
-        target_feature = "popcnt",
-        target_feature = "avx512f",
-        target_feature = "avx512bw",
-        target_feature = "avx512vl",
-        target_feature = "avx512vbmi",
-        target_feature = "avx512vbmi2"
-    ))
+#[cfg(all(target_arch = "aarch64", not(feature = "std")))]
+fn neon_detected() -> bool {
+    cfg!(target_feature = "neon")
 }
 
 /// Every kernel this machine can run, in order (for tests and benchmarks).
@@ -155,21 +203,14 @@ pub(crate) fn kernel() -> Kernel {
                 .and_then(|name| LEVELS.iter().position(|l| *l == name))
                 .unwrap_or(HIGHEST);
             let k = best_at_most(ceiling);
-            // `level()` is at most 3: this never saturates.
+            // `level()` is at most 4: this never saturates.
             CHOICE.store((k.level() as u8).saturating_add(1), Ordering::Relaxed);
             k
         }
         match CHOICE.load(Ordering::Relaxed) {
             0 => choose(),
             // `choose` stored this level after detecting it: no need to ask again.
-            1 => Kernel::Scalar,
-            #[cfg(target_arch = "x86_64")]
-            2 => Kernel::Sse2,
-            #[cfg(target_arch = "x86_64")]
-            3 => Kernel::Avx2(Detected(())),
-            #[cfg(target_arch = "x86_64")]
-            4 => Kernel::Avx512(Detected(())),
-            _ => Kernel::Scalar,
+            stored => Kernel::at_level_detected(usize::from(stored).saturating_sub(1)),
         }
     }
     #[cfg(not(feature = "std"))]

@@ -1,0 +1,210 @@
+//! Bulk byte → code point mapping through a 256-entry table (the single-byte decoders and
+//! x-user-defined), into UTF-16 or UTF-8, 32 input bytes per step.
+//!
+//! Only the AVX-512 family has a kernel here: its two-source permutes (`vpermt2w`) hold the
+//! 128 non-ASCII entries of a table in four registers and look up 32 bytes at once, and
+//! `vpcompressb` packs the variable-length UTF-8. At the other levels these functions do
+//! nothing (they return 0) and the codec's portable loop (`codecs::fast_byte_map`, tested
+//! under every kernel) does all the work; the naive oracle in the tests below is the
+//! reference both are checked against.
+//!
+//! Contract (all levels): the bytes are taken in whole 32-byte blocks while a block and
+//! its worst-case output fit (a long ASCII run may be taken to its end); a block holding
+//! an error byte (a table entry of 0, or a surrogate, which no index has) is taken up to
+//! that byte, and the call stops there.
+#![deny(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::panic,
+    clippy::indexing_slicing,
+    clippy::arithmetic_side_effects
+)]
+
+use super::dispatch::{kernel, Kernel};
+use super::sink::ByteMap;
+
+/// Bytes per step.
+pub(crate) const BLOCK: usize = 32;
+
+/// Maps a prefix of `src` into `dst` as UTF-16 (see the module docs); returns its length
+/// (bytes read = units written).
+#[inline]
+pub(crate) fn to_utf16(src: &[u8], map: &ByteMap<'_>, dst: &mut [u16]) -> usize {
+    to_utf16_with(kernel(), src, map, dst)
+}
+
+/// Maps a prefix of `src` into `dst` as UTF-8 (see the module docs): whole characters, and
+/// nothing written past them; returns (bytes read, bytes written).
+#[inline]
+pub(crate) fn to_utf8(src: &[u8], map: &ByteMap<'_>, dst: &mut [u8]) -> (usize, usize) {
+    to_utf8_with(kernel(), src, map, dst)
+}
+
+pub(crate) fn to_utf16_with(k: Kernel, src: &[u8], map: &ByteMap<'_>, dst: &mut [u16]) -> usize {
+    match k {
+        // SAFETY: a `Kernel::Avx512` value exists only after its features were detected.
+        #[cfg(target_arch = "x86_64")]
+        Kernel::Avx512(_) => unsafe { avx512::to_utf16(src, map.units, dst) },
+        _ => 0,
+    }
+}
+
+pub(crate) fn to_utf8_with(
+    k: Kernel,
+    src: &[u8],
+    map: &ByteMap<'_>,
+    dst: &mut [u8],
+) -> (usize, usize) {
+    match k {
+        // SAFETY: a `Kernel::Avx512` value exists only after its features were detected.
+        #[cfg(target_arch = "x86_64")]
+        Kernel::Avx512(_) => unsafe { avx512::to_utf8(src, map.units, dst) },
+        _ => (0, 0),
+    }
+}
+
+/// Encoding side: the two-byte UTF-8 characters of up to four "hot" lead bytes (the
+/// 64-code-point blocks a single-byte encoding maps most of, e.g. C2/C3 for Latin-1,
+/// D0/D1 for Cyrillic) → their bytes: `bytes[k * 64 + (trail & 0x3F)]` for `leads[k]
+/// trail`, 0 where the character is not encodable. Unused slots have lead 0 (no lead
+/// byte matches it).
+pub(crate) struct HotPairs {
+    pub(crate) leads: [u8; 4],
+    pub(crate) bytes: [u8; 256],
+}
+
+/// The [`HotPairs`] of a single-byte decode table (byte → code point, 0 = none), at
+/// compile time: the four lead bytes whose blocks hold the most of its code points.
+// Bounds: leads of two-byte UTF-8 are 0xC2..=0xDF (`cp >> 6` below 0x20 for cp < 0x800),
+// so `lead & 0x1F` indexes the 32 counts; `k < 4` and `cp & 0x3F < 64` index `bytes`.
+#[allow(clippy::indexing_slicing, clippy::arithmetic_side_effects)]
+pub(crate) const fn hot_pairs(decode: &[u16; 256]) -> HotPairs {
+    let mut count = [0u16; 32];
+    let mut b = 0x80;
+    while b < 256 {
+        let cp = decode[b];
+        if cp >= 0x80 && cp < 0x800 {
+            count[(cp >> 6) as usize] += 1;
+        }
+        b += 1;
+    }
+    let mut leads = [0u8; 4];
+    let mut k = 0;
+    while k < 4 {
+        // The block with the most code points not taken yet (ties: the lowest).
+        let (mut best, mut best_count) = (0, 0);
+        let mut block = 0;
+        while block < 32 {
+            if count[block] > best_count {
+                best = block;
+                best_count = count[block];
+            }
+            block += 1;
+        }
+        if best_count > 0 {
+            leads[k] = 0xC0 | best as u8;
+            count[best] = 0;
+        }
+        k += 1;
+    }
+    let mut bytes = [0u8; 256];
+    let mut b = 0x80;
+    while b < 256 {
+        let cp = decode[b];
+        if cp >= 0x80 && cp < 0x800 {
+            let lead = 0xC0 | (cp >> 6) as u8;
+            let mut k = 0;
+            while k < 4 {
+                if leads[k] == lead {
+                    bytes[k * 64 + (cp & 0x3F) as usize] = b as u8;
+                }
+                k += 1;
+            }
+        }
+        b += 1;
+    }
+    HotPairs { leads, bytes }
+}
+
+/// Encodes a prefix of `src` (the bytes of a `&str` from a character boundary) into
+/// `dst`: ASCII and the hot two-byte characters, 64 bytes per step; stops before anything
+/// else (other characters, unmappable ones) or when a step's output might not fit.
+/// Returns (bytes read, bytes written); (0, 0) where there is no kernel (see
+/// [`has_encode_kernel`]).
+#[inline]
+pub(crate) fn encode_hot_pairs(src: &[u8], hot: &HotPairs, dst: &mut [u8]) -> (usize, usize) {
+    encode_hot_pairs_with(kernel(), src, hot, dst)
+}
+
+/// Whether [`encode_hot_pairs`] has a kernel on this CPU.
+#[inline]
+pub(crate) fn has_encode_kernel() -> bool {
+    #[cfg(target_arch = "x86_64")]
+    if let Kernel::Avx512(_) = kernel() {
+        return true;
+    }
+    false
+}
+
+pub(crate) fn encode_hot_pairs_with(
+    k: Kernel,
+    src: &[u8],
+    hot: &HotPairs,
+    dst: &mut [u8],
+) -> (usize, usize) {
+    match k {
+        // SAFETY: a `Kernel::Avx512` value exists only after its features were detected.
+        #[cfg(target_arch = "x86_64")]
+        Kernel::Avx512(_) => unsafe { avx512::encode_hot_pairs(src, hot, dst) },
+        _ => (0, 0),
+    }
+}
+
+/// Encodes a prefix of `src` (the bytes of a `&str` from a character boundary) as
+/// x-user-defined: ASCII, and U+F780..=U+F7FF (`EF 9E/9F xx`) to 0x80..=0xFF, 64 bytes per
+/// step; stops before any other character or when a step's output might not fit.
+/// Returns (bytes read, bytes written); (0, 0) where there is no kernel.
+#[inline]
+pub(crate) fn encode_x_user_defined(src: &[u8], dst: &mut [u8]) -> (usize, usize) {
+    encode_x_user_defined_with(kernel(), src, dst)
+}
+
+pub(crate) fn encode_x_user_defined_with(k: Kernel, src: &[u8], dst: &mut [u8]) -> (usize, usize) {
+    match k {
+        // SAFETY: a `Kernel::Avx512` value exists only after its features were detected.
+        #[cfg(target_arch = "x86_64")]
+        Kernel::Avx512(_) => unsafe { avx512::encode_x_user_defined(src, dst) },
+        _ => (0, 0),
+    }
+}
+
+/// x-user-defined to UTF-16, all of `src` that fits in whole 64-byte steps (every byte is
+/// valid: ASCII to itself, 0x80..=0xFF to U+F780..=U+F7FF); returns the bytes taken (=
+/// units written), 0 where there is no kernel.
+#[inline]
+pub(crate) fn x_user_defined_to_utf16(src: &[u8], dst: &mut [u16]) -> usize {
+    x_user_defined_to_utf16_with(kernel(), src, dst)
+}
+
+pub(crate) fn x_user_defined_to_utf16_with(k: Kernel, src: &[u8], dst: &mut [u16]) -> usize {
+    match k {
+        // SAFETY: a `Kernel::Avx512` value exists only after its features were detected.
+        #[cfg(target_arch = "x86_64")]
+        Kernel::Avx512(_) => unsafe { avx512::x_user_defined_to_utf16(src, dst) },
+        _ => 0,
+    }
+}
+
+#[cfg(target_arch = "x86_64")]
+mod avx512;
+
+#[cfg(test)]
+// Bounds: test code over small buffers it builds itself; an out-of-range index, an
+// overflow or a failed unwrap would panic and fail the test, which is what a test should do.
+#[allow(
+    clippy::indexing_slicing,
+    clippy::arithmetic_side_effects,
+    clippy::unwrap_used,
+    clippy::panic
+)]
+mod tests;

@@ -1,0 +1,296 @@
+use super::super::dispatch::available_kernels;
+use super::super::sink::utf8_table;
+use super::*;
+use alloc::vec::Vec;
+
+/// A table exercising every path: ASCII identity, errors, two- and three-byte
+/// characters, a surrogate (never in an index, must be refused).
+fn table() -> [u16; 256] {
+    let mut t = [0u16; 256];
+    for (b, slot) in t.iter_mut().enumerate() {
+        let b16 = b as u16;
+        *slot = match b {
+            0..=0x7F => b16,
+            0x81 | 0x9D => 0,            // errors
+            0x8F => 0xD800,              // a surrogate
+            0x80..=0x9F => 0x2000 + b16, // three bytes
+            0xA0..=0xDF => b16,          // two bytes (Latin-1)
+            _ => 0x0400 + (b16 - 0xE0),  // two bytes (Cyrillic)
+        };
+    }
+    t
+}
+
+/// Naive oracle: byte by byte, stopping at the first error.
+fn naive(src: &[u8], units: &[u16; 256]) -> (Vec<u16>, usize) {
+    let mut out = Vec::new();
+    for (i, &b) in src.iter().enumerate() {
+        let u = units[usize::from(b)];
+        if b >= 0x80 && (u == 0 || (0xD800..0xE000).contains(&u)) {
+            return (out, i);
+        }
+        out.push(u);
+    }
+    (out, src.len())
+}
+
+#[test]
+fn every_kernel_matches_the_naive_oracle_across_lengths_errors_and_room() {
+    let units = table();
+    let utf8 = utf8_table(&units);
+    let map = ByteMap {
+        units: &units,
+        utf8: &utf8,
+    };
+    let (max_len, err_step) = if cfg!(miri) { (70, 13) } else { (260, 1) };
+    // Byte mixes: Latin-like (sparse non-ASCII), dense two-byte, three-byte.
+    let mixes: [&dyn Fn(usize) -> u8; 5] = [
+        // ASCII runs longer than two 64-byte steps (the ASCII kernel's), and than one.
+        &|i| {
+            if i % 203 == 202 {
+                0xE9
+            } else {
+                b' ' + (i % 90) as u8
+            }
+        },
+        &|i| {
+            if i % 71 == 70 {
+                0xE9
+            } else {
+                b' ' + (i % 90) as u8
+            }
+        },
+        &|i| {
+            if i % 7 == 3 {
+                0xE9
+            } else {
+                b'a' + (i % 26) as u8
+            }
+        },
+        &|i| 0xA0 + (i % 0x5F) as u8,
+        &|i| [0x80, 0x41, 0xE1, 0x9F, 0x00][i % 5],
+    ];
+    for k in available_kernels() {
+        for mix in &mixes {
+            for len in 0..max_len {
+                let clean: Vec<u8> = (0..len).map(mix).collect();
+                for bad in (0..len).step_by(err_step).chain([usize::MAX]) {
+                    let mut src = clean.clone();
+                    if bad != usize::MAX {
+                        src[bad] = [0x81, 0x8F, 0x9D][bad % 3];
+                    }
+                    let (expected, valid) = naive(&src, &units);
+                    for room in [0, len / 2, len, 3 * len + 100] {
+                        let mut wide = alloc::vec![0xAAAAu16; room];
+                        let n = to_utf16_with(k, &src, &map, &mut wide);
+                        check_prefix(k, n, valid, len, room >= len);
+                        assert_eq!(&wide[..n], &expected[..n], "{k:?} utf16 {len} {bad}");
+                        assert!(wide[n..].iter().all(|&u| u == 0xAAAA), "{k:?} wrote past");
+
+                        let mut narrow = alloc::vec![0xAAu8; room];
+                        let (read, written) = to_utf8_with(k, &src, &map, &mut narrow);
+                        check_prefix(k, read, valid, len, room >= 3 * len + 96);
+                        let text = core::str::from_utf8(&narrow[..written])
+                            .unwrap_or_else(|e| panic!("{k:?} invalid UTF-8 {e}"));
+                        let want = String::from_utf16(&expected[..read]).unwrap();
+                        assert_eq!(text, want, "{k:?} utf8 {len} {bad} {room}");
+                        assert!(narrow[written..].iter().all(|&b| b == 0xAA), "{k:?} past");
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// What a kernel may read: nothing (levels without a kernel), or whole blocks up to
+/// the first error (taken exactly when its block is whole and, with ample room,
+/// reached).
+fn check_prefix(k: Kernel, read: usize, valid: usize, len: usize, ample_room: bool) {
+    assert!(read <= valid, "{k:?} read {read} past the error at {valid}");
+    #[cfg(target_arch = "x86_64")]
+    if matches!(k, Kernel::Avx512(_)) && ample_room {
+        // It goes on while a whole block is left (blocks count from where an ASCII
+        // run, taken to its end, stopped).
+        assert!(
+            read == valid || read + BLOCK > len,
+            "{k:?} stopped early (len {len}, read {read}, valid {valid})"
+        );
+    }
+    let _ = (len, ample_room);
+}
+
+use alloc::string::String;
+
+/// `len` characters from `takeable` but one from `others` at `other_at` (none if out
+/// of range), and the byte offset of that one (the text's length if none).
+fn mixed_text(len: usize, other_at: usize, takeable: &[char], others: &[char]) -> (String, usize) {
+    let text: String = (0..len)
+        .map(|i| {
+            if i == other_at {
+                others[(i / 5 + len) % others.len()]
+            } else {
+                takeable[(i * 31 + len) % takeable.len()]
+            }
+        })
+        .collect();
+    let stop = text
+        .char_indices()
+        .nth(other_at)
+        .map_or(text.len(), |(at, _)| at);
+    (text, stop)
+}
+
+/// The encoder kernel against the index, character by character: it takes a prefix of
+/// whole characters, all ASCII or hot and mappable, writes exactly their bytes, and
+/// with ample room takes every whole step such characters fill.
+#[test]
+fn hot_pair_encoder_matches_the_index_across_mixes_and_room() {
+    use crate::index::single_byte::{ISO_8859_2, WINDOWS_1251, WINDOWS_1252, WINDOWS_1255};
+    let indexes = [&WINDOWS_1252, &WINDOWS_1251, &ISO_8859_2, &WINDOWS_1255];
+    let (max_len, step) = if cfg!(miri) { (70, 23) } else { (200, 1) };
+    for index in indexes {
+        let hot = &index.hot;
+        // Characters the kernel must take (ASCII, hot and mappable), and others.
+        let mut takeable: Vec<char> = (0x20u8..0x7F).step_by(7).map(char::from).collect();
+        let mut others: Vec<char> = alloc::vec!['€', '\u{2013}', '日', '😀', '\u{7FF}'];
+        for b in 0x80..=0xFFu8 {
+            let Some(cp) = index.code_point(b) else {
+                continue;
+            };
+            let c = char::from_u32(u32::from(cp)).unwrap();
+            let lead = c.encode_utf8(&mut [0; 4]).as_bytes()[0];
+            if c.len_utf8() == 2 && hot.leads.contains(&lead) {
+                takeable.push(c);
+            } else {
+                others.push(c);
+            }
+        }
+        // A hot-block character the index does not map (if any): must stop the kernel.
+        for k in 0..4 {
+            for t in 0..64u32 {
+                let lead = u32::from(hot.leads[k]);
+                if lead == 0 || hot.bytes[k * 64 + t as usize] != 0 {
+                    continue;
+                }
+                let cp = ((lead & 0x1F) << 6) | t;
+                if cp >= 0x80 {
+                    others.push(char::from_u32(cp).unwrap());
+                    break;
+                }
+            }
+        }
+        assert!(takeable.len() > 40, "hot blocks too small");
+        for len in 0..max_len {
+            for other_at in (0..len).step_by(step * 5).chain([usize::MAX]) {
+                let (text, stop_char) = mixed_text(len, other_at, &takeable, &others);
+                for room in [0, 63, 64, text.len(), text.len() + 64] {
+                    for k in available_kernels() {
+                        let mut dst = alloc::vec![0xAAu8; room];
+                        let (read, written) =
+                            encode_hot_pairs_with(k, text.as_bytes(), hot, &mut dst);
+                        assert!(text.is_char_boundary(read), "{k:?} read {read}");
+                        assert!(read <= stop_char, "{k:?} read past a stop at {stop_char}");
+                        let want: Vec<u8> = text[..read]
+                            .chars()
+                            .map(|c| {
+                                if (c as u32) < 0x80 {
+                                    c as u8
+                                } else {
+                                    index.byte_for(c as u32).unwrap()
+                                }
+                            })
+                            .collect();
+                        assert_eq!(&dst[..written], &want[..], "{k:?} len {len}");
+                        assert!(dst[written..].iter().all(|&b| b == 0xAA), "{k:?} past");
+                        #[cfg(target_arch = "x86_64")]
+                        if matches!(k, Kernel::Avx512(_)) && room >= text.len() + 64 {
+                            // Whole 64-byte steps up to the stop are taken (a step may
+                            // end one byte early, before a lead).
+                            assert!(
+                                read + 64 > stop_char.min(text.len()) || read == stop_char,
+                                "{k:?} stopped early at {read} (stop {stop_char}, len {})",
+                                text.len()
+                            );
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// The x-user-defined encoder kernel against the Standard's mapping, character by
+/// character: a prefix of whole characters, each ASCII or U+F780..=U+F7FF, exactly their
+/// bytes, and with ample room every whole step up to the first other character.
+#[test]
+fn x_user_defined_encoder_matches_the_mapping_across_mixes_and_room() {
+    let max_len = if cfg!(miri) { 70 } else { 200 };
+    let takeable: Vec<char> = (0u32..0x80)
+        .step_by(5)
+        .chain(0xF780..0xF800)
+        .filter_map(char::from_u32)
+        .collect();
+    let others = [
+        'é', '日', '😀', '\u{F77F}', '\u{F800}', '\u{E000}', '\u{7FF}',
+    ];
+    for len in 0..max_len {
+        for other_at in (0..len).step_by(7).chain([usize::MAX]) {
+            let (text, stop) = mixed_text(len, other_at, &takeable, &others);
+            for room in [0, 63, 64, text.len(), text.len() + 64] {
+                for k in available_kernels() {
+                    let mut dst = alloc::vec![0xAAu8; room];
+                    let (read, written) = encode_x_user_defined_with(k, text.as_bytes(), &mut dst);
+                    assert!(
+                        text.is_char_boundary(read) && read <= stop,
+                        "{k:?} read {read}"
+                    );
+                    let want: Vec<u8> = text[..read]
+                        .chars()
+                        .map(|c| match c as u32 {
+                            cp @ 0..=0x7F => cp as u8,
+                            cp => (cp - 0xF780 + 0x80) as u8,
+                        })
+                        .collect();
+                    assert_eq!(&dst[..written], &want[..], "{k:?} len {len}");
+                    assert!(dst[written..].iter().all(|&b| b == 0xAA), "{k:?} past");
+                    #[cfg(target_arch = "x86_64")]
+                    if matches!(k, Kernel::Avx512(_)) && room >= text.len() + 64 {
+                        assert!(read == stop || read + 64 > text.len(), "{k:?} early {read}");
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// x-user-defined to UTF-16 against the Standard's arithmetic, every byte value, with
+/// lengths and rooms around the step.
+#[test]
+fn x_user_defined_to_utf16_matches_the_standard() {
+    let src: Vec<u8> = (0..300u32).map(|i| (i * 7 + 3) as u8).collect();
+    let want: Vec<u16> = src
+        .iter()
+        .map(|&b| {
+            if b < 0x80 {
+                u16::from(b)
+            } else {
+                0xF780 + u16::from(b) - 0x80
+            }
+        })
+        .collect();
+    for k in available_kernels() {
+        for len in [0, 1, 63, 64, 65, 128, 191, 300] {
+            for room in [0, 63, 64, len, len + 5] {
+                let mut dst = alloc::vec![0xAAAAu16; room];
+                let n = x_user_defined_to_utf16_with(k, &src[..len], &mut dst);
+                assert!(n <= len.min(room) && n.is_multiple_of(64), "{k:?} {n}");
+                #[cfg(target_arch = "x86_64")]
+                if matches!(k, Kernel::Avx512(_)) {
+                    assert_eq!(n, len.min(room) / 64 * 64, "{k:?} stopped early");
+                }
+                assert_eq!(&dst[..n], &want[..n], "{k:?} len {len}");
+                assert!(dst[n..].iter().all(|&u| u == 0xAAAA), "{k:?} wrote past");
+            }
+        }
+    }
+}

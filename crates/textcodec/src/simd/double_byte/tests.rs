@@ -1,0 +1,209 @@
+use super::super::dispatch::available_kernels;
+use super::*;
+use crate::index::{BIG5_PAIRS, EUC_KR_PAIRS, GB18030_PAIRS, JIS0208_PAIRS, SHIFT_JIS_PAIRS};
+use alloc::string::String;
+use alloc::vec::Vec;
+
+/// Whether `k` has a kernel here (the others take nothing).
+fn has_kernel(k: Kernel) -> bool {
+    #[cfg(target_arch = "x86_64")]
+    if let Kernel::Avx512(_) = k {
+        return true;
+    }
+    let _ = k;
+    false
+}
+
+/// Byte-by-byte: bit j set where byte j is lead-capable and starts a character.
+fn naive_leads(capable: u64) -> u64 {
+    let (mut leads, mut j) = (0, 0);
+    while j < 64 {
+        if capable >> j & 1 == 1 {
+            leads |= 1 << j;
+            j += 2;
+        } else {
+            j += 1;
+        }
+    }
+    leads
+}
+
+#[test]
+fn leads_of_matches_a_walk() {
+    let mut x = 0x9E37_79B9_7F4A_7C15u64;
+    for _ in 0..200_000 {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        // Sparse, dense and mixed masks.
+        for capable in [x, x & x.rotate_left(7), x | x.rotate_left(3), !x & (x >> 1)] {
+            assert_eq!(leads_of(capable), naive_leads(capable), "{capable:064b}");
+        }
+    }
+    for capable in [0, u64::MAX, 1, 1 << 63, 0x8000_0000_0000_0001] {
+        assert_eq!(leads_of(capable), naive_leads(capable));
+    }
+}
+
+/// Naive decoding of the prefix the kernel may take: whole blocks (63 bytes when the
+/// last one is a lead) of ASCII and pairs of `table`, each while `need` more units
+/// (UTF-16) or bytes (UTF-8) fit in `room`; stops before the first block with
+/// anything else. Returns (bytes, the UTF-16).
+fn naive(src: &[u8], table: &PairTable, room: usize, utf8: bool) -> (usize, Vec<u16>) {
+    let need = if utf8 { 96 } else { 64 };
+    let (mut i, mut out) = (0, Vec::new());
+    'blocks: while i + 64 <= src.len() {
+        let written = if utf8 {
+            String::from_utf16(&out).unwrap().len()
+        } else {
+            out.len()
+        };
+        if written + need > room {
+            break;
+        }
+        let (mut j, mut units) = (i, Vec::new());
+        while j < i + 64 {
+            let b = src[j];
+            if b < 0x80 {
+                units.push(u16::from(b));
+                j += 1;
+            } else if table.lead_map()[usize::from(b - 0x80)] != 0 {
+                if j + 1 == i + 64 {
+                    break; // the lead's pair is in the next block
+                }
+                let c = table.get(b, src[j + 1]);
+                if c == 0 {
+                    break 'blocks;
+                }
+                units.push(c);
+                j += 2;
+            } else {
+                break 'blocks;
+            }
+        }
+        out.extend(units);
+        i = j;
+    }
+    (i, out)
+}
+
+/// Text from pairs of `table` (every valid pair in turn, and some of the most common),
+/// ASCII runs of many lengths, and a few bytes that stop a block: an invalid pair, a
+/// non-lead non-ASCII byte, a lone lead at the end.
+fn samples(table: &PairTable, seed: u64) -> Vec<Vec<u8>> {
+    let mut pairs = Vec::new();
+    for lead in 0x80..=0xFFu8 {
+        for trail in 0..=0xFFu8 {
+            if table.get(lead, trail) != 0 {
+                pairs.push([lead, trail]);
+            }
+        }
+    }
+    let mut x = seed | 1;
+    let mut next = || {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        x
+    };
+    let mut out = Vec::new();
+    for stopper in [
+        None,
+        Some(&[0xFFu8][..]),
+        Some(&[0x80][..]),
+        Some(&[0xA5][..]),
+    ] {
+        for ascii_share in [0, 3, 10] {
+            let mut text = Vec::new();
+            let mut k = next() as usize;
+            while text.len() < 700 {
+                if (next() % 16) < ascii_share {
+                    let n = (next() % 20) as usize;
+                    text.extend((0..n).map(|m| b' ' + (m % 90) as u8));
+                } else {
+                    k = (k + (next() % 97) as usize) % pairs.len();
+                    text.extend_from_slice(&pairs[k]);
+                }
+                if let Some(s) = stopper {
+                    if next() % 300 == 0 {
+                        text.extend_from_slice(s);
+                    }
+                }
+            }
+            out.push(text);
+        }
+    }
+    out
+}
+
+fn tables() -> [(&'static str, &'static PairTable); 5] {
+    [
+        ("gb18030", &GB18030_PAIRS),
+        ("EUC-KR", &EUC_KR_PAIRS),
+        ("Big5", &BIG5_PAIRS),
+        ("EUC-JP", &JIS0208_PAIRS),
+        ("Shift_JIS", &SHIFT_JIS_PAIRS),
+    ]
+}
+
+#[test]
+fn every_kernel_matches_the_naive_decoder() {
+    // What the samples made the kernel do: bytes read, calls that ended on a block cut
+    // at 63, calls that stopped before a block with something else.
+    let (mut taken, mut odd_blocks, mut stopped) = (0, 0, 0);
+    for k in available_kernels() {
+        for (name, table) in tables() {
+            for (n, text) in samples(table, 7 + name.len() as u64).iter().enumerate() {
+                for start in [0, 1, 2, 5, 63] {
+                    let src = &text[start..];
+                    for room in [0, 63, 64, 95, 96, 150, 200, 1000, 1500] {
+                        let mut dst = alloc::vec![0xAAAAu16; room];
+                        let got = to_utf16_with(k, src, table, &mut dst);
+                        let (want_read, want) = naive(src, table, room, false);
+                        if has_kernel(k) {
+                            let (r, w) = got;
+                            taken += r;
+                            odd_blocks += usize::from(r % 64 != 0);
+                            stopped += usize::from(r + 64 <= src.len() && room == 1500);
+                            assert_eq!(
+                                (r, &dst[..w]),
+                                (want_read, &want[..]),
+                                "{k:?} {name} {n} {start} {room}"
+                            );
+                            assert!(
+                                dst[w..].iter().all(|&u| u == 0xAAAA),
+                                "{k:?} {name}: wrote past"
+                            );
+                        } else {
+                            assert_eq!(got, (0, 0));
+                        }
+                        let mut dst = alloc::vec![0xAAu8; room];
+                        let got = to_utf8_with(k, src, table, &mut dst);
+                        let (want_read, want) = naive(src, table, room, true);
+                        let want = String::from_utf16(&want).unwrap();
+                        if has_kernel(k) {
+                            let (r, w) = got;
+                            assert_eq!(
+                                (r, &dst[..w]),
+                                (want_read, want.as_bytes()),
+                                "{k:?} {name} {n} {start} {room} UTF-8"
+                            );
+                            assert!(
+                                dst[w..].iter().all(|&u| u == 0xAA),
+                                "{k:?} {name}: wrote past"
+                            );
+                        } else {
+                            assert_eq!(got, (0, 0));
+                        }
+                    }
+                }
+            }
+        }
+    }
+    if available_kernels().any(has_kernel) {
+        assert!(
+            taken > 100_000 && odd_blocks > 100 && stopped > 50,
+            "{taken} {odd_blocks} {stopped}"
+        );
+    }
+}

@@ -1,0 +1,240 @@
+//! UTF-8 validation and UTF-8 → UTF-16 conversion.
+//!
+//! Validity is the Standard's (#utf-8-decoder), which is exactly `core::str`'s: the
+//! scalar twins use `core::str::from_utf8` and the tests compare every kernel with a
+//! byte-at-a-time transcription of the Standard's decoder. Kernels find how far the input
+//! is valid; they never handle errors (the UTF-8 decoder's handler does).
+#![deny(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::panic,
+    clippy::indexing_slicing,
+    clippy::arithmetic_side_effects
+)]
+
+use super::dispatch::{kernel, Kernel};
+
+/// Length of the longest prefix of `src` that is valid UTF-8 (whole characters only).
+#[inline]
+pub(crate) fn valid_prefix_len(src: &[u8]) -> usize {
+    valid_prefix_len_with(kernel(), src)
+}
+
+pub(crate) fn valid_prefix_len_with(k: Kernel, src: &[u8]) -> usize {
+    match k {
+        // SAFETY: a `Kernel::Avx2` value exists only after AVX2 was detected.
+        #[cfg(target_arch = "x86_64")]
+        Kernel::Avx2(_) => unsafe { avx2::valid_prefix_len(src) },
+        // SAFETY: a `Kernel::Avx512` value exists only after its features were detected.
+        #[cfg(target_arch = "x86_64")]
+        Kernel::Avx512(_) => unsafe { avx512_validation::valid_prefix_len(src) },
+        _ => scalar::valid_prefix_len(src),
+    }
+}
+
+/// Validates and converts a prefix of `src` to UTF-16 in one pass where the kernel has a
+/// loop for it (else returns (0, 0)). Returns (bytes of `src` read, units written):
+/// `src[..read]` is valid UTF-8 that ends on a character boundary and `dst[..written]` its
+/// UTF-16. It may stop anywhere before the first error (at most 64 bytes or the last 64
+/// bytes or units of room earlier); the caller finishes with [`valid_prefix_len`] and
+/// [`to_utf16`]. `dst` past `written` may be overwritten.
+#[inline]
+pub(crate) fn validate_to_utf16(src: &[u8], dst: &mut [u16]) -> (usize, usize) {
+    validate_to_utf16_with(kernel(), src, dst)
+}
+
+pub(crate) fn validate_to_utf16_with(k: Kernel, src: &[u8], dst: &mut [u16]) -> (usize, usize) {
+    match k {
+        // SAFETY: a `Kernel::Avx512` value exists only after its features were detected.
+        #[cfg(target_arch = "x86_64")]
+        Kernel::Avx512(_) => unsafe { avx512_fused::to_utf16::<true>(src, dst) },
+        _ => (0, 0),
+    }
+}
+
+/// Converts valid UTF-8 to UTF-16, whole characters only, as far as `dst` has room.
+/// Returns (bytes of `src` read, units written).
+#[inline]
+pub(crate) fn to_utf16(src: &str, dst: &mut [u16]) -> (usize, usize) {
+    to_utf16_with(kernel(), src, dst)
+}
+
+// Bounds: `read` and `written` are sums of what the kernels report (bytes of
+// `src[read..]` read and units of `dst[written..]` written), so `read <= src.len()` and
+// `written <= dst.len()`, and `read` is always a character boundary (the kernels stop on
+// one). `end` lies in `read..=src.len()` and is a character boundary too: AVX-512 backs
+// it up from `min(src.len(), read + 64)` to one, never past `read`; AVX2/SSE2 take the
+// next ASCII byte or the end. So `src[read..end]` is a valid `str` slice, the scalar twin
+// reads within it, and `n + r`, `r + r2` add lengths of parts of one slice.
+#[allow(clippy::indexing_slicing, clippy::arithmetic_side_effects)]
+pub(crate) fn to_utf16_with(k: Kernel, src: &str, dst: &mut [u16]) -> (usize, usize) {
+    match k {
+        #[cfg(target_arch = "x86_64")]
+        Kernel::Avx512(_) => {
+            // SAFETY: a `Kernel::Avx512` value exists only after its features were
+            // detected; `src` is a `str`, so valid UTF-8.
+            let (mut read, mut written) =
+                unsafe { avx512_fused::to_utf16::<false>(src.as_bytes(), dst) };
+            loop {
+                // SAFETY: a `Kernel::Avx512` value exists only after its features were
+                // detected; `src` is a `str`, so valid UTF-8.
+                let (r, w) =
+                    unsafe { avx512::to_utf16(&src.as_bytes()[read..], &mut dst[written..]) };
+                read += r;
+                written += w;
+                // The kernel stops on a character boundary (a block with a 4-byte
+                // character, the tail, or room); the scalar twin takes the next stretch.
+                let mut end = src.len().min(read + 64);
+                while !src.is_char_boundary(end) {
+                    end -= 1;
+                }
+                let (r2, w2) = scalar::to_utf16(&src[read..end], &mut dst[written..]);
+                read += r2;
+                written += w2;
+                if read == src.len() || r + r2 == 0 || read < end {
+                    return (read, written);
+                }
+            }
+        }
+        #[cfg(target_arch = "x86_64")]
+        Kernel::Avx2(_) | Kernel::Sse4(_) | Kernel::Sse2 => {
+            let mut read = 0;
+            let mut written = 0;
+            loop {
+                let n =
+                    super::ascii::widen_ascii_with(k, &src.as_bytes()[read..], &mut dst[written..]);
+                read += n;
+                written += n;
+                // Up to the next ASCII byte (a character boundary).
+                let rest = &src.as_bytes()[read..];
+                let end = read + rest.iter().position(|&b| b < 0x80).unwrap_or(rest.len());
+                let (r, w) = scalar::to_utf16(&src[read..end], &mut dst[written..]);
+                read += r;
+                written += w;
+                if read < end || read == src.len() || n + r == 0 {
+                    return (read, written);
+                }
+            }
+        }
+        _ => scalar::to_utf16(src, dst),
+    }
+}
+
+/// The portable twins.
+pub(crate) mod scalar;
+
+/// Validation with the nibble-lookup technique (three 16-entry tables indexed by the
+/// previous byte's high and low nibbles and the current byte's high nibble, whose AND
+/// flags every invalid two-byte combination; plus a check that the bytes after a 3- or
+/// 4-byte lead's second byte are continuations), 64 bytes per step, ASCII blocks skipped.
+///
+/// Every check is attributed to the position of its *current* byte, so when the blocks
+/// before offset `b` pass, every character that ends before `b` is valid. On a failing
+/// block (or at the tail) we back up to the start of the character that straddles `b`
+/// and let the scalar twin find the exact valid prefix from there.
+#[cfg(target_arch = "x86_64")]
+mod lookup;
+
+#[cfg(target_arch = "x86_64")]
+mod avx2;
+
+/// The same with 64-byte AVX-512 vectors; the table lookups are `vpermb` (its index is
+/// the low six bits, and the 16-entry tables are repeated four times), which needs no
+/// masking of the nibbles.
+#[cfg(target_arch = "x86_64")]
+mod avx512_validation;
+
+/// Every character ending before `i` is known valid: run the scalar twin from the first
+/// byte of the character that straddles `i` (at most three bytes back).
+// Bounds: the validators call this with `64 <= i <= src.len()`. `start` starts at
+// `i - 1 < src.len()` and only moves down (by one) while it is above 0 and less than 4
+// below `i`, so `i - start` and `start - 1` cannot underflow, `src[start]` and
+// `src[start..]` are in bounds, and `start + …` is at most `src.len()` (the scalar twin
+// returns a prefix length of `src[start..]`).
+#[cfg(target_arch = "x86_64")]
+#[allow(clippy::indexing_slicing, clippy::arithmetic_side_effects)]
+fn finish(src: &[u8], i: usize) -> usize {
+    let mut start = i;
+    if i > 0 {
+        start = i - 1;
+        while start > 0 && i - start < 4 && (src[start] as i8) < -0x40 {
+            start -= 1;
+        }
+    }
+    start + scalar::valid_prefix_len(&src[start..])
+}
+
+/// UTF-8 → UTF-16 for input already known to be valid, in 32-byte windows with AVX-512
+/// (since [`avx512_fused`], only for the last stretch of fewer than 64 bytes it leaves).
+///
+/// Lane j of a window gets the code point of the character whose last byte is j: its
+/// payload bits combined with those of the one or two bytes before it (loaded from j-1
+/// and j-2, so characters that straddle windows need no carry). A 4-byte character gives
+/// its high surrogate at its third byte and its low surrogate at its last. `vpcompressw`
+/// keeps the lanes that end a character (the next byte is not a continuation) and the
+/// high-surrogate lanes. Windows advance by a fixed 32 bytes, so the only loop-carried
+/// work is the output count; when a 4-byte character's third byte is the window's last,
+/// the next window starts at that character instead.
+#[cfg(target_arch = "x86_64")]
+mod avx512;
+
+/// The longest character boundary at or before `i`, given that every character ending
+/// before `i` is valid (it looks at most three bytes back: the character that contains
+/// byte `i - 1` either ends there or straddles `i`).
+// Bounds: `i <= src.len()`. `k` runs over 1..=3 while `k <= i`, so `src[i - k]` is in
+// bounds and `i - k` cannot underflow; a lead's length is 2..=4.
+#[cfg(target_arch = "x86_64")]
+#[allow(clippy::indexing_slicing, clippy::arithmetic_side_effects)]
+fn boundary_before(src: &[u8], i: usize) -> usize {
+    for k in 1..=3.min(i) {
+        let b = src[i - k];
+        if b < 0x80 {
+            return i;
+        }
+        if b >= 0xC0 {
+            let len = if b >= 0xF0 {
+                4
+            } else if b >= 0xE0 {
+                3
+            } else {
+                2
+            };
+            return if len > k { i - k } else { i };
+        }
+    }
+    i
+}
+
+/// UTF-8 → UTF-16 in one pass with AVX-512: each 64-byte block is validated (the
+/// nibble-lookup checks of [`avx512_validation`], unless the input is a `str`) and
+/// converted while it is in registers.
+///
+/// * All-ASCII blocks are widened (two stores). (Starting the next block where the output
+///   is aligned to a cache line made mixed text 2× slower.)
+/// * Blocks of 1- to 3-byte characters: lane j computes the two bytes of the UTF-16 unit
+///   of the character whose last byte is j, from bytes j, j - 1, j - 2 (loaded at
+///   offsets -1 and -2, so characters that straddle blocks need no carry): the low byte
+///   is ASCII as is, else the last byte's six payload bits and two of the byte before;
+///   the high byte is four bits of the byte before and, when the byte two back is a
+///   3-byte lead, its four payload bits (each piece is one `vpermb` from a 64-entry
+///   table indexed by the byte it comes from, zero-masked). `vpcompressb` keeps the
+///   lanes that end a character (the next byte is not a continuation) in both, and
+///   `vpermt2b` interleaves them into 64 units (two stores).
+/// * Blocks that end a 4-byte character (rare) go to the scalar twin.
+/// * Whether a block ends inside a character (then the next must not be ASCII, and its
+///   last lane does not end one) comes from its last four bytes in a general register.
+///
+/// Blocks advance by 64 bytes, so a character straddling a block's end is converted by the
+/// next block, which sees all of its bytes through the offset loads.
+#[cfg(target_arch = "x86_64")]
+mod avx512_fused;
+
+#[cfg(test)]
+// Bounds: test code over small buffers it builds itself; an out-of-range index, an
+// overflow or a failed unwrap would panic and fail the test, which is what a test should do.
+#[allow(
+    clippy::indexing_slicing,
+    clippy::arithmetic_side_effects,
+    clippy::unwrap_used
+)]
+mod tests;
