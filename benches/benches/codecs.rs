@@ -49,6 +49,8 @@ struct Row {
     textcodec: f64,
     encoding_rs: f64,
     memcpy: f64,
+    /// simdutf's transcoder, for the rows it has one for (UTF-16 → UTF-8, UTF-8 → UTF-16).
+    simdutf: f64,
 }
 
 struct Options {
@@ -258,6 +260,14 @@ fn bench_decode(case: &Case, utf16: bool, timing: Timing) -> Row {
     if has_memcpy {
         peers.push(memcpy_peer(src));
     }
+    let simdutf_at = peers.len();
+    let has_simdutf = match simdutf_peer(e, src, &case.text, utf16) {
+        Some(peer) => {
+            peers.push(peer);
+            true
+        }
+        None => false,
+    };
     let r = measure(&mut peers, src.len(), timing);
     Row {
         section: if utf16 { "decode16" } else { "decode8" },
@@ -266,7 +276,60 @@ fn bench_decode(case: &Case, utf16: bool, timing: Timing) -> Row {
         bytes: src.len(),
         textcodec: r[0],
         encoding_rs: r[1],
-        memcpy: r.get(2).copied().unwrap_or(f64::NAN),
+        memcpy: if has_memcpy { r[2] } else { f64::NAN },
+        simdutf: if has_simdutf { r[simdutf_at] } else { f64::NAN },
+    }
+}
+
+/// simdutf's validating transcoder for the same conversion, where it has one: UTF-16LE/BE
+/// → UTF-8 and UTF-8 → UTF-16. The UTF-16 input is copied into aligned `u16`s up front.
+// simdutf's C API takes raw pointers: the only `unsafe` in the harness.
+#[allow(unsafe_code)]
+fn simdutf_peer<'a>(e: Encoding, src: &'a [u8], text: &str, utf16: bool) -> Option<Peer<'a>> {
+    match (e, utf16) {
+        (Encoding::Utf16Le | Encoding::Utf16Be, false) => {
+            let units: Vec<u16> = src
+                .chunks_exact(2)
+                .map(|b| u16::from_ne_bytes([b[0], b[1]]))
+                .collect();
+            let mut out = vec![0u8; units.len() * 3 + 64];
+            let le = e == Encoding::Utf16Le;
+            let mut convert = move || {
+                let u = black_box(&units[..]);
+                // SAFETY: `out` has room for 3 bytes per unit, the most UTF-16 → UTF-8
+                // can write.
+                unsafe {
+                    if le {
+                        simdutf::convert_utf16le_to_utf8(u.as_ptr(), u.len(), out.as_mut_ptr())
+                    } else {
+                        simdutf::convert_utf16be_to_utf8(u.as_ptr(), u.len(), out.as_mut_ptr())
+                    }
+                }
+            };
+            // The peer must do the whole job: it returns 0 on any error.
+            assert_eq!(
+                convert(),
+                text.len(),
+                "simdutf UTF-16 → UTF-8 output length"
+            );
+            Some(Peer::new("simdutf", convert))
+        }
+        (Encoding::Utf8, true) => {
+            let mut out = vec![0u16; src.len() + 64];
+            let mut convert = move || {
+                let s = black_box(src);
+                // SAFETY: `out` has room for one unit per byte, the most UTF-8 → UTF-16
+                // can write.
+                unsafe { simdutf::convert_utf8_to_utf16le(s.as_ptr(), s.len(), out.as_mut_ptr()) }
+            };
+            assert_eq!(
+                convert(),
+                text.encode_utf16().count(),
+                "simdutf UTF-8 → UTF-16 output length"
+            );
+            Some(Peer::new("simdutf", convert))
+        }
+        _ => None,
     }
 }
 
@@ -306,6 +369,7 @@ fn bench_encode(case: &Case, timing: Timing) -> Row {
         } else {
             f64::NAN
         },
+        simdutf: f64::NAN,
     }
 }
 
@@ -424,6 +488,70 @@ fn summary(rows: &[Row], out: &mut String) {
                 fmt_ratio(geomean(rs.iter().map(|r| r.textcodec / r.memcpy)), None),
             );
         }
+    }
+}
+
+/// The rows simdutf has a transcoder for, against it (`SIMDUTF_FORCE_IMPLEMENTATION`
+/// limits it to one of its kernels, e.g. `haswell` for AVX2, `westmere` for SSE4.2).
+fn simdutf_table(rows: &[Row], out: &mut String) {
+    let rows: Vec<&Row> = rows.iter().filter(|r| r.simdutf.is_finite()).collect();
+    if rows.is_empty() {
+        return;
+    }
+    let forced = std::env::var("SIMDUTF_FORCE_IMPLEMENTATION").map_or_else(
+        |_| "its best kernel for this CPU".to_string(),
+        |v| format!("`{v}`"),
+    );
+    let _ = writeln!(out, "\n## Against simdutf\n");
+    let _ = writeln!(
+        out,
+        "simdutf {} (validating `convert_utf16{{le,be}}_to_utf8`, `convert_utf8_to_utf16le`), \
+         measured in the same samples as the rows above. textcodec level: {}.\n",
+        forced,
+        std::env::var("TEXTCODEC_KERNEL").map_or_else(|_| "best".to_string(), |v| format!("`{v}`"))
+    );
+    let _ = writeln!(
+        out,
+        "| direction | encoding | input | textcodec MB/s | simdutf MB/s | vs simdutf |"
+    );
+    let _ = writeln!(out, "|---|---|---|--:|--:|--:|");
+    let mut sorted = rows.clone();
+    sorted.sort_by_key(|r| (r.section, r.encoding.name(), r.input.clone()));
+    for r in &sorted {
+        let _ = writeln!(
+            out,
+            "| {} | {} | {} | {} | {} | {} |",
+            r.section,
+            r.encoding,
+            r.input,
+            fmt_rate(r.textcodec),
+            fmt_rate(r.simdutf),
+            fmt_ratio(r.textcodec / r.simdutf, Some(0.8)),
+        );
+    }
+    let mut groups: BTreeMap<(&str, &str), Vec<f64>> = BTreeMap::new();
+    for r in &rows {
+        groups
+            .entry((r.section, r.encoding.name()))
+            .or_default()
+            .push(r.textcodec / r.simdutf);
+    }
+    let _ = writeln!(
+        out,
+        "\n| direction | encoding | rows | geomean vs simdutf | min row |"
+    );
+    let _ = writeln!(out, "|---|---|--:|--:|--:|");
+    for ((section, name), ratios) in groups {
+        let min = ratios.iter().copied().fold(f64::NAN, f64::min);
+        let _ = writeln!(
+            out,
+            "| {} | {} | {} | {} | {} |",
+            section,
+            name,
+            ratios.len(),
+            fmt_ratio(geomean(ratios.iter().copied()), None),
+            fmt_ratio(min, Some(0.8)),
+        );
     }
 }
 
@@ -768,6 +896,7 @@ fn main() {
         bench_labels(timing, &mut out);
     }
     summary(&rows, &mut out);
+    simdutf_table(&rows, &mut out);
     print!("{out}");
 
     // Raw results for later comparison.
