@@ -26,7 +26,6 @@ use crate::codecs::{
     single_byte::SingleByteDecoder, utf_16::Utf16Decoder, utf_8::Utf8Decoder,
     x_user_defined::XUserDefinedDecoder, DecodeKernel, Restore, Step,
 };
-use crate::simd;
 use crate::simd::sink::{self, Sink, Utf16Sink, Utf8Sink};
 use crate::Encoding;
 
@@ -603,9 +602,9 @@ impl Decoder {
     }
 
     /// UTF-8 into a `String` with nothing pending: the valid prefix of `src` is validated
-    /// and appended as it is (one vector pass and a `memcpy`, instead of the sink's
-    /// zero-filled chunks). Returns its length; the rest of `src` (an error, or a
-    /// character cut off at the end) goes through the kernel as usual.
+    /// and appended as it is, 16 KiB at a time (a vector pass and a `memcpy` from L1,
+    /// instead of the sink's zero-filled chunks). Returns its length; the rest of `src`
+    /// (an error, or a character cut off at the end) goes through the kernel as usual.
     fn push_valid_utf8(&mut self, src: &[u8], dst: &mut String) -> usize {
         let Kernel::Utf8(kernel) = &self.kernel else {
             return 0;
@@ -620,14 +619,18 @@ impl Decoder {
         if !bom_decided || !self.is_idle_utf8(kernel) {
             return 0;
         }
-        let text = simd::valid_utf8_prefix(src);
-        if text.is_empty() {
+        // Validated and copied a cache-sized chunk at a time, so the copy reads from L1.
+        dst.reserve(src.len());
+        let taken = sink::for_valid_utf8_chunks(src, |valid| {
+            dst.push_str(valid);
+            valid.len()
+        });
+        if taken == 0 {
             return 0;
         }
-        dst.push_str(text);
         self.bom = BomState::Done;
-        self.queue.pos = self.queue.pos.saturating_add(text.len() as u64);
-        text.len()
+        self.queue.pos = self.queue.pos.saturating_add(taken as u64);
+        taken
     }
 
     /// Whether a UTF-8 decoder holds no bytes: no partial character, nothing to replay.
@@ -659,16 +662,17 @@ impl Decoder {
     ) -> DecodeResult {
         let mut read = 0usize;
         let mut written = 0usize;
+        // One unit per byte is the most any decoder writes for a byte, but for the bytes
+        // pending from earlier calls (at most 8). Reserved at once (capacity only);
+        // `append_to_vec` then initialises one cache-sized chunk at a time.
+        let additional = src.len().saturating_add(8);
+        dst.reserve(additional);
         loop {
             let rest = src.get(read..).unwrap_or_default();
-            let old = dst.len();
-            // One unit per byte is the most any decoder writes for a byte, but for the
-            // bytes pending from earlier calls (at most 8).
-            let additional = rest.len().saturating_add(8);
-            dst.resize(old.saturating_add(additional), 0);
-            let mut sink = Utf16Sink::new(dst.get_mut(old..).unwrap_or_default());
-            let r = self.run(rest, &mut sink, last);
-            dst.truncate(old.saturating_add(r.written));
+            let r = sink::append_to_vec(dst, rest.len().saturating_add(8), |buf| {
+                let r = self.run(rest, &mut Utf16Sink::new(buf), last);
+                (r, r.written)
+            });
             read = read.saturating_add(r.read);
             written = written.saturating_add(r.written);
             if r.status != DecodeStatus::OutputFull {

@@ -583,9 +583,12 @@ impl Encoder {
 
     /// The grow loop of the `_to_vec` methods: `step(self, read, out)` encodes the input
     /// from `read` on into fresh space `out` at the end of `dst`, until it stops for another
-    /// reason than a full buffer. The space offered is the rest of the input at
+    /// reason than a full buffer. The capacity for the rest of the input at
     /// `bytes_per_unit` (the common case, not the worst: most text is mostly ASCII) plus 16
-    /// bytes (any one character's worst case), and at least doubles the vector each time.
+    /// bytes (any one character's worst case) is reserved at once; the space is then
+    /// initialised and offered one cache-sized chunk at a time ([`sink::append_to_vec`]).
+    ///
+    /// [`sink::append_to_vec`]: crate::simd::sink::append_to_vec
     fn encode_to_vec(
         &mut self,
         input_len: usize,
@@ -593,17 +596,17 @@ impl Encoder {
         dst: &mut Vec<u8>,
         mut step: impl FnMut(&mut Self, usize, &mut [u8]) -> EncodeResult,
     ) -> EncodeResult {
+        dst.reserve(input_len.saturating_mul(bytes_per_unit).saturating_add(16));
         let (mut read, mut written) = (0usize, 0usize);
         loop {
-            let old = dst.len();
             let additional = input_len
                 .saturating_sub(read)
                 .saturating_mul(bytes_per_unit)
-                .saturating_add(16)
-                .max(dst.capacity().saturating_sub(old));
-            dst.resize(old.saturating_add(additional), 0);
-            let r = step(self, read, dst.get_mut(old..).unwrap_or_default());
-            dst.truncate(old.saturating_add(r.written));
+                .saturating_add(16);
+            let r = crate::simd::sink::append_to_vec(dst, additional, |out| {
+                let r = step(self, read, out);
+                (r, r.written)
+            });
             read = read.saturating_add(r.read);
             written = written.saturating_add(r.written);
             if r.status != EncodeStatus::OutputFull {

@@ -13,6 +13,7 @@
 )]
 
 use alloc::string::String;
+use alloc::vec::Vec;
 
 use crate::index::PairTable;
 
@@ -125,7 +126,7 @@ const CHUNK: usize = 16 * 1024;
 // `read..=src.len()`, and `end - read` cannot underflow.
 #[inline(always)]
 #[allow(clippy::indexing_slicing, clippy::arithmetic_side_effects)]
-fn for_valid_utf8_chunks(src: &[u8], mut take: impl FnMut(&str) -> usize) -> usize {
+pub(crate) fn for_valid_utf8_chunks(src: &[u8], mut take: impl FnMut(&str) -> usize) -> usize {
     let mut read = 0;
     loop {
         let end = src.len().min(read + CHUNK);
@@ -654,16 +655,23 @@ impl Sink for Utf16Sink<'_> {
     // `written` units were written into `buf[pos..]`.
     #[allow(clippy::indexing_slicing, clippy::arithmetic_side_effects)]
     fn copy_valid_utf8(&mut self, src: &[u8]) -> usize {
-        // n valid bytes never need more than n units.
-        let limit = src.len().min(self.room());
-        // A leading ASCII run in one pass.
-        let ascii = self.copy_ascii(&src[..limit]);
+        // A leading ASCII run in one pass (one unit per byte).
+        let ascii = self.copy_ascii(&src[..src.len().min(self.room())]);
+        // n units of room take at most 3n bytes (a BMP character is 1-3 bytes and one
+        // unit; a 4-byte one is two units). The kernels stop for room themselves: the
+        // limit only bounds the validation done ahead of them.
+        let limit = src
+            .len()
+            .min(ascii.saturating_add(self.room().saturating_mul(3)));
         // Validation and conversion in one pass where the kernel has it; then the rest
         // (the tail, or up to an error) in chunks, validated then converted.
         let (read, written) =
             super::utf8::validate_to_utf16(&src[ascii..limit], &mut self.buf[self.pos..]);
         self.pos += written;
         let done = ascii + read;
+        let limit = src
+            .len()
+            .min(done.saturating_add(self.room().saturating_mul(3)));
         done + for_valid_utf8_chunks(&src[done..limit], |valid| self.copy_str(valid))
     }
     // Bounds: `pos <= buf.len()`, and `written` units were written into `buf[pos..]`.
@@ -676,10 +684,26 @@ impl Sink for Utf16Sink<'_> {
     }
 }
 
-/// At most this much fresh space is zero-filled per [`append_to_string`] call: the
-/// zeroes are then still in cache when the decoder overwrites them, instead of costing a
-/// second pass over memory.
+/// At most this many bytes of fresh space are zero-filled per [`append_to_string`] or
+/// [`append_to_vec`] call: the zeroes are then still in L1 cache when the decoder or
+/// encoder overwrites them, instead of costing a second pass over memory.
 pub(crate) const APPEND_CHUNK: usize = 32 * 1024;
+
+/// Runs `f` over `additional` fresh elements at the end of `vec` (at most
+/// [`APPEND_CHUNK`] bytes of them: callers loop on `OutputFull`), initialised to the
+/// default; `f` returns its result and how many of them it wrote, which are kept.
+pub(crate) fn append_to_vec<T: Copy + Default, R>(
+    vec: &mut Vec<T>,
+    additional: usize,
+    f: impl FnOnce(&mut [T]) -> (R, usize),
+) -> R {
+    let chunk = APPEND_CHUNK / core::mem::size_of::<T>().max(1);
+    let old_len = vec.len();
+    vec.resize(old_len.saturating_add(additional.min(chunk)), T::default());
+    let (result, written) = f(vec.get_mut(old_len..).unwrap_or_default());
+    vec.truncate(old_len.saturating_add(written));
+    result
+}
 
 /// Runs `f` with a [`Utf8Sink`] over `additional` bytes of fresh space at the end of `s`
 /// (at most [`APPEND_CHUNK`]: callers loop on `OutputFull`), then keeps exactly what `f`
