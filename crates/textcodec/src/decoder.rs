@@ -620,7 +620,6 @@ impl Decoder {
             return 0;
         }
         // Validated and copied a cache-sized chunk at a time, so the copy reads from L1.
-        dst.reserve(src.len());
         let taken = sink::for_valid_utf8_chunks(src, |valid| {
             dst.push_str(valid);
             valid.len()
