@@ -697,7 +697,9 @@ pub(crate) fn append_to_vec<T: Copy + Default, R>(
     additional: usize,
     f: impl FnOnce(&mut [T]) -> (R, usize),
 ) -> R {
-    let chunk = APPEND_CHUNK.checked_div(core::mem::size_of::<T>()).unwrap_or(APPEND_CHUNK);
+    let chunk = APPEND_CHUNK
+        .checked_div(core::mem::size_of::<T>())
+        .unwrap_or(APPEND_CHUNK);
     let old_len = vec.len();
     vec.resize(old_len.saturating_add(additional.min(chunk)), T::default());
     let (result, written) = f(vec.get_mut(old_len..).unwrap_or_default());
