@@ -14,40 +14,155 @@ fn order(v: __m256i, big_endian: bool) -> __m256i {
     }
 }
 
-/// Basic Latin runs, 16 units at a time; stops at the first block with anything else.
+/// UTF-16 → UTF-8, 16 units per step, for blocks without surrogates (a block with one
+/// stops the loop: the scalar twin takes it). Three paths by the block's largest unit:
+/// - all below U+0080: packed to bytes;
+/// - all below U+0800: each unit's one or two UTF-8 bytes built in its 16-bit lane, then
+///   packed by `pshufb` with the table entry for the 8-bit mask of one-byte lanes;
+/// - otherwise: 8 units at a time widened to 32-bit lanes holding one to three UTF-8
+///   bytes, packed 4 lanes at a time with the entry for their lengths.
+///
+/// Each packed half is stored as 16 bytes at the current end of the output, so a step
+/// may write up to 16 bytes past what it reports (hence the 64 bytes of room it asks
+/// for: at most 48 bytes of output plus that slack); later steps overwrite them, and the
+/// caller's contract lets the rest of `dst` be scratch.
 ///
 /// # Safety
-/// The CPU must support AVX2.
-#[target_feature(enable = "avx2")]
-// Hot loop. Bounds: `read` and `written` only advance by 32 and 16 while `read + 32 <=
-// src.len()` and `written + 16 <= dst.len()`, so neither passes its slice's length and
-// the sums cannot overflow.
+/// The CPU must support AVX2, BMI2 and POPCNT.
+#[target_feature(enable = "avx2,bmi2,popcnt")]
+// Hot loop. Bounds: `read` advances by 32 while `read + 32 <= src.len()`; `written`
+// advances by the lengths of the packed output (at most 48 per step) while `written + 64
+// <= dst.len()`; so neither passes its slice's length and the sums cannot overflow.
 #[allow(clippy::arithmetic_side_effects)]
 pub(crate) unsafe fn bytes_to_utf8(src: &[u8], big_endian: bool, dst: &mut [u8]) -> (usize, usize) {
-    let high = _mm256_set1_epi16(0xFF80u16 as i16);
+    let above_ascii = _mm256_set1_epi16(0xFF80u16 as i16);
+    let top5 = _mm256_set1_epi16(0xF800u16 as i16);
+    let surrogate = _mm256_set1_epi16(0xD800u16 as i16);
     let (mut read, mut written) = (0, 0);
-    while read + 32 <= src.len() && written + 16 <= dst.len() {
+    while read + 32 <= src.len() && written + 64 <= dst.len() {
         // SAFETY: `read + 32 <= src.len()`.
         let v = order(
             unsafe { _mm256_loadu_si256(src.as_ptr().add(read).cast()) },
             big_endian,
         );
-        if _mm256_testz_si256(v, high) == 0 {
+        // SAFETY (all stores below): `written + 64 <= dst.len()`, and a step writes at
+        // most 48 bytes of output plus 16 of slack from `written` on.
+        let d = dst.as_mut_ptr();
+        if _mm256_testz_si256(v, above_ascii) != 0 {
+            let packed = _mm256_packus_epi16(v, v);
+            let ordered = _mm256_permute4x64_epi64::<0b00_00_10_00>(packed);
+            unsafe { _mm_storeu_si128(d.add(written).cast(), _mm256_castsi256_si128(ordered)) };
+            read += 32;
+            written += 16;
+            continue;
+        }
+        let sur = _mm256_cmpeq_epi16(_mm256_and_si256(v, top5), surrogate);
+        if _mm256_testz_si256(sur, sur) == 0 {
             break;
         }
-        let packed = _mm256_packus_epi16(v, v);
-        let ordered = _mm256_permute4x64_epi64::<0b00_00_10_00>(packed);
-        // SAFETY: `written + 16 <= dst.len()`.
-        unsafe {
-            _mm_storeu_si128(
-                dst.as_mut_ptr().add(written).cast(),
-                _mm256_castsi256_si128(ordered),
-            )
-        };
+        if _mm256_testz_si256(v, top5) != 0 {
+            written += unsafe { below_0800(v, d.add(written)) };
+        } else {
+            let low = _mm256_cvtepu16_epi32(_mm256_castsi256_si128(v));
+            let high = _mm256_cvtepu16_epi32(_mm256_extracti128_si256::<1>(v));
+            written += unsafe { bmp_8(low, d.add(written)) };
+            written += unsafe { bmp_8(high, d.add(written)) };
+        }
         read += 32;
-        written += 16;
     }
     (read, written)
+}
+
+/// 16 units below U+0800 (and not all ASCII) to UTF-8 at `d`; returns the bytes written.
+///
+/// # Safety
+/// The CPU must support AVX2, BMI2 and POPCNT; `d` must be valid for 32 bytes of writes.
+#[target_feature(enable = "avx2,bmi2,popcnt")]
+#[inline]
+unsafe fn below_0800(v: __m256i, d: *mut u8) -> usize {
+    let ascii = _mm256_cmpeq_epi16(
+        _mm256_and_si256(v, _mm256_set1_epi16(0xFF80u16 as i16)),
+        _mm256_setzero_si256(),
+    );
+    // Two-byte form in the lane's bytes 0 and 1: 110xxxxx (U+0080..U+07FF: u >> 6 is
+    // at most 0x1F), 10xxxxxx.
+    let lead = _mm256_or_si256(_mm256_srli_epi16::<6>(v), _mm256_set1_epi16(0xC0));
+    let trail = _mm256_or_si256(
+        _mm256_and_si256(v, _mm256_set1_epi16(0x3F)),
+        _mm256_set1_epi16(0x80),
+    );
+    let two = _mm256_or_si256(lead, _mm256_slli_epi16::<8>(trail));
+    let lanes = _mm256_blendv_epi8(two, v, ascii);
+    // One bit per lane: bit i set if lane i is one byte long.
+    let mask = _pext_u32(_mm256_movemask_epi8(ascii) as u32, 0x5555_5555);
+    let (m0, m1) = (mask & 0xFF, mask >> 8);
+    let shuffle = unsafe { pair_of_entries(&super::pack::TWO_BYTE_LANES, m0, m1) };
+    let packed = _mm256_shuffle_epi8(lanes, shuffle);
+    let n0 = super::pack::two_byte_len(m0);
+    // SAFETY: the caller guarantees 32 bytes: at most 16 + 16 from `d` on (n0 <= 16).
+    unsafe {
+        _mm_storeu_si128(d.cast(), _mm256_castsi256_si128(packed));
+        _mm_storeu_si128(d.add(n0).cast(), _mm256_extracti128_si256::<1>(packed));
+    }
+    n0 + super::pack::two_byte_len(m1)
+}
+
+/// 8 BMP code points that are not surrogates, in 32-bit lanes, to UTF-8 at `d`; returns
+/// the bytes written (at most 24).
+///
+/// # Safety
+/// The CPU must support AVX2, BMI2 and POPCNT; `d` must be valid for 28 bytes of writes.
+#[target_feature(enable = "avx2,bmi2,popcnt")]
+#[inline]
+unsafe fn bmp_8(x: __m256i, d: *mut u8) -> usize {
+    let six = _mm256_set1_epi32(0x3F);
+    let cont = _mm256_set1_epi32(0x80);
+    let at_least_2 = _mm256_cmpgt_epi32(x, _mm256_set1_epi32(0x7F));
+    let at_least_3 = _mm256_cmpgt_epi32(x, _mm256_set1_epi32(0x7FF));
+    let low6 = _mm256_or_si256(_mm256_and_si256(x, six), cont);
+    let mid6 = _mm256_or_si256(_mm256_and_si256(_mm256_srli_epi32::<6>(x), six), cont);
+    // 110xxxxx 10xxxxxx and 1110xxxx 10xxxxxx 10xxxxxx, first byte lowest.
+    let two = _mm256_or_si256(
+        _mm256_or_si256(_mm256_srli_epi32::<6>(x), _mm256_set1_epi32(0xC0)),
+        _mm256_slli_epi32::<8>(low6),
+    );
+    let three = _mm256_or_si256(
+        _mm256_or_si256(_mm256_srli_epi32::<12>(x), _mm256_set1_epi32(0xE0)),
+        _mm256_or_si256(_mm256_slli_epi32::<8>(mid6), _mm256_slli_epi32::<16>(low6)),
+    );
+    let lanes = _mm256_blendv_epi8(_mm256_blendv_epi8(x, two, at_least_2), three, at_least_3);
+    let m2 = _mm256_movemask_ps(_mm256_castsi256_ps(at_least_2)) as u32;
+    let m3 = _mm256_movemask_ps(_mm256_castsi256_ps(at_least_3)) as u32;
+    let i0 = (m2 & 0xF) | ((m3 & 0xF) << 4);
+    let i1 = (m2 >> 4) | ((m3 >> 4) << 4);
+    let shuffle = unsafe { pair_of_entries(&super::pack::THREE_BYTE_LANES, i0, i1) };
+    let packed = _mm256_shuffle_epi8(lanes, shuffle);
+    let n0 = super::pack::three_byte_len(i0);
+    // SAFETY: the caller guarantees 28 bytes: at most 12 + 16 from `d` on (n0 <= 12).
+    unsafe {
+        _mm_storeu_si128(d.cast(), _mm256_castsi256_si128(packed));
+        _mm_storeu_si128(d.add(n0).cast(), _mm256_extracti128_si256::<1>(packed));
+    }
+    n0 + super::pack::three_byte_len(i1)
+}
+
+/// Entries `low` and `high` of a 256-entry table in the two halves of a register.
+///
+/// # Safety
+/// The CPU must support AVX2.
+#[target_feature(enable = "avx2")]
+#[inline]
+// Bounds: `low` and `high` are masks below 256 (8-bit masks), the table's length.
+#[allow(clippy::indexing_slicing)]
+unsafe fn pair_of_entries(table: &[[u8; 16]; 256], low: u32, high: u32) -> __m256i {
+    let (low, high) = ((low & 0xFF) as usize, (high & 0xFF) as usize);
+    // SAFETY: each entry is 16 readable bytes.
+    unsafe {
+        _mm256_set_m128i(
+            _mm_loadu_si128(table[high].as_ptr().cast()),
+            _mm_loadu_si128(table[low].as_ptr().cast()),
+        )
+    }
 }
 
 /// Blocks of 16 units without surrogates, copied (byte-swapped for big-endian).

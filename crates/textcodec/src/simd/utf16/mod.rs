@@ -131,6 +131,10 @@ pub(crate) mod scalar;
 #[cfg(target_arch = "x86_64")]
 mod avx2;
 
+/// Packing tables of the SSE4 and AVX2 UTF-16 → UTF-8 kernels.
+#[cfg(target_arch = "x86_64")]
+mod pack;
+
 /// UTF-16 → UTF-8 with AVX-512. Windows of 32 units without surrogates take one of three
 /// paths: below U+0080 and U+0800 (16-bit lanes, one `vpcompressb`), all from U+0800 on
 /// (three bytes each, two byte permutes) or mixed (bytes built in 16-bit lanes, spread to
