@@ -79,6 +79,8 @@ pub(crate) unsafe fn bytes_to_utf8(src: &[u8], big_endian: bool, dst: &mut [u8])
 /// The CPU must support AVX2, BMI2 and POPCNT; `d` must be valid for 32 bytes of writes.
 #[target_feature(enable = "avx2,bmi2,popcnt")]
 #[inline]
+// Bounds: the two lengths are at most 16 each.
+#[allow(clippy::arithmetic_side_effects)]
 unsafe fn below_0800(v: __m256i, d: *mut u8) -> usize {
     let ascii = _mm256_cmpeq_epi16(
         _mm256_and_si256(v, _mm256_set1_epi16(0xFF80u16 as i16)),
@@ -114,6 +116,8 @@ unsafe fn below_0800(v: __m256i, d: *mut u8) -> usize {
 /// The CPU must support AVX2, BMI2 and POPCNT; `d` must be valid for 28 bytes of writes.
 #[target_feature(enable = "avx2,bmi2,popcnt")]
 #[inline]
+// Bounds: the two lengths are at most 12 each.
+#[allow(clippy::arithmetic_side_effects)]
 unsafe fn bmp_8(x: __m256i, d: *mut u8) -> usize {
     let six = _mm256_set1_epi32(0x3F);
     let cont = _mm256_set1_epi32(0x80);
