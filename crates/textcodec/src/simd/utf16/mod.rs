@@ -97,10 +97,21 @@ pub(crate) fn bytes_to_utf8_with(
         Kernel::Avx2(_) => alternate(
             src,
             dst,
-            // SAFETY: a `Kernel::Avx2` value exists only after AVX2 was detected.
+            // SAFETY: a `Kernel::Avx2` value exists only after AVX2, BMI2 and POPCNT
+            // were detected.
             |s, d| unsafe { avx2::bytes_to_utf8(s, big_endian, d) },
             scalar,
         ),
+        #[cfg(target_arch = "x86_64")]
+        Kernel::Sse4(_) => alternate(
+            src,
+            dst,
+            // SAFETY: a `Kernel::Sse4` value exists only after SSSE3, SSE4.1 and POPCNT
+            // were detected.
+            |s, d| unsafe { sse4::bytes_to_utf8(s, big_endian, d) },
+            scalar,
+        ),
+        // SSE2 and the rest: the scalar twin.
         _ => scalar::bytes_to_utf8(src, big_endian, dst),
     }
 }
@@ -121,12 +132,25 @@ pub(crate) fn bytes_to_units_with(
             |s, d| unsafe { avx2::bytes_to_units(s, big_endian, d) },
             scalar,
         ),
+        #[cfg(target_arch = "x86_64")]
+        Kernel::Sse2 | Kernel::Sse4(_) => alternate(
+            src,
+            dst,
+            |s, d| sse2::bytes_to_units(s, big_endian, d),
+            scalar,
+        ),
         _ => scalar::bytes_to_units(src, big_endian, dst),
     }
 }
 
 /// The portable twins.
 pub(crate) mod scalar;
+
+#[cfg(target_arch = "x86_64")]
+mod sse2;
+
+#[cfg(target_arch = "x86_64")]
+mod sse4;
 
 #[cfg(target_arch = "x86_64")]
 mod avx2;

@@ -1,0 +1,140 @@
+//! SSSE3/SSE4.1 (x86-64-v2): UTF-16 → UTF-8 with `pshufb` packing, 8 units per step (the
+//! AVX2 kernel's method at half the width, with the same tables).
+
+use core::arch::x86_64::*;
+
+/// Swaps the bytes of every `u16` when `big_endian`.
+#[target_feature(enable = "ssse3")]
+#[inline]
+fn order(v: __m128i, big_endian: bool) -> __m128i {
+    if big_endian {
+        _mm_shuffle_epi8(
+            v,
+            _mm_setr_epi8(1, 0, 3, 2, 5, 4, 7, 6, 9, 8, 11, 10, 13, 12, 15, 14),
+        )
+    } else {
+        v
+    }
+}
+
+/// UTF-16 → UTF-8, 8 units per step, for blocks without surrogates (a block with one
+/// stops the loop: the scalar twin takes it): all ASCII packed; all below U+0800 built
+/// in 16-bit lanes and packed with the entry for the one-byte-lane mask; otherwise two
+/// halves of 4 units in 32-bit lanes of one to three bytes. A step may write up to 16
+/// bytes past what it reports (hence the 32 bytes of room it asks for: at most 24 bytes
+/// of output plus that slack).
+///
+/// # Safety
+/// The CPU must support SSSE3, SSE4.1 and POPCNT.
+#[target_feature(enable = "ssse3,sse4.1,popcnt")]
+// Hot loop. Bounds: `read` advances by 16 while `read + 16 <= src.len()`; `written`
+// advances by the packed output's length (at most 24 per step) while `written + 32 <=
+// dst.len()`; so neither passes its slice's length and the sums cannot overflow.
+#[allow(clippy::arithmetic_side_effects)]
+pub(crate) unsafe fn bytes_to_utf8(src: &[u8], big_endian: bool, dst: &mut [u8]) -> (usize, usize) {
+    let above_ascii = _mm_set1_epi16(0xFF80u16 as i16);
+    let top5 = _mm_set1_epi16(0xF800u16 as i16);
+    let surrogate = _mm_set1_epi16(0xD800u16 as i16);
+    let (mut read, mut written) = (0, 0);
+    while read + 16 <= src.len() && written + 32 <= dst.len() {
+        // SAFETY: `read + 16 <= src.len()`.
+        let v = order(
+            unsafe { _mm_loadu_si128(src.as_ptr().add(read).cast()) },
+            big_endian,
+        );
+        // SAFETY (all stores below): `written + 32 <= dst.len()`, and a step writes at
+        // most 24 bytes of output plus 16 of slack from `written` on... of which the last
+        // store starts at most 12 bytes in: 28 bytes in all.
+        let d = dst.as_mut_ptr();
+        if _mm_testz_si128(v, above_ascii) != 0 {
+            unsafe { _mm_storel_epi64(d.add(written).cast(), _mm_packus_epi16(v, v)) };
+            read += 16;
+            written += 8;
+            continue;
+        }
+        if _mm_movemask_epi8(_mm_cmpeq_epi16(_mm_and_si128(v, top5), surrogate)) != 0 {
+            break;
+        }
+        if _mm_testz_si128(v, top5) != 0 {
+            written += unsafe { below_0800(v, d.add(written)) };
+        } else {
+            written += unsafe { bmp_4(_mm_cvtepu16_epi32(v), d.add(written)) };
+            written += unsafe { bmp_4(_mm_cvtepu16_epi32(_mm_srli_si128::<8>(v)), d.add(written)) };
+        }
+        read += 16;
+    }
+    (read, written)
+}
+
+/// 8 units below U+0800 to UTF-8 at `d`; returns the bytes written (at most 16).
+///
+/// # Safety
+/// The CPU must support SSSE3, SSE4.1 and POPCNT; `d` must be valid for 16 bytes of
+/// writes.
+#[target_feature(enable = "ssse3,sse4.1,popcnt")]
+#[inline]
+unsafe fn below_0800(v: __m128i, d: *mut u8) -> usize {
+    let ascii = _mm_cmpeq_epi16(
+        _mm_and_si128(v, _mm_set1_epi16(0xFF80u16 as i16)),
+        _mm_setzero_si128(),
+    );
+    // 110xxxxx 10xxxxxx in the lane's bytes 0 and 1 (u >> 6 is at most 0x1F here).
+    let lead = _mm_or_si128(_mm_srli_epi16::<6>(v), _mm_set1_epi16(0xC0));
+    let trail = _mm_or_si128(_mm_and_si128(v, _mm_set1_epi16(0x3F)), _mm_set1_epi16(0x80));
+    let lanes = _mm_blendv_epi8(_mm_or_si128(lead, _mm_slli_epi16::<8>(trail)), v, ascii);
+    // One bit per lane: set if the lane is one byte long.
+    let mask = _mm_movemask_epi8(_mm_packs_epi16(ascii, _mm_setzero_si128())) as u32;
+    // SAFETY: the mask is below 256; each entry is 16 readable bytes.
+    let shuffle = unsafe {
+        _mm_loadu_si128(
+            super::pack::TWO_BYTE_LANES
+                .as_ptr()
+                .add((mask & 0xFF) as usize)
+                .cast(),
+        )
+    };
+    // SAFETY: the caller guarantees 16 bytes at `d`.
+    unsafe { _mm_storeu_si128(d.cast(), _mm_shuffle_epi8(lanes, shuffle)) };
+    super::pack::two_byte_len(mask)
+}
+
+/// 4 BMP code points that are not surrogates, in 32-bit lanes, to UTF-8 at `d`; returns
+/// the bytes written (at most 12).
+///
+/// # Safety
+/// The CPU must support SSSE3, SSE4.1 and POPCNT; `d` must be valid for 16 bytes of
+/// writes.
+#[target_feature(enable = "ssse3,sse4.1,popcnt")]
+#[inline]
+unsafe fn bmp_4(x: __m128i, d: *mut u8) -> usize {
+    let six = _mm_set1_epi32(0x3F);
+    let cont = _mm_set1_epi32(0x80);
+    let at_least_2 = _mm_cmpgt_epi32(x, _mm_set1_epi32(0x7F));
+    let at_least_3 = _mm_cmpgt_epi32(x, _mm_set1_epi32(0x7FF));
+    let low6 = _mm_or_si128(_mm_and_si128(x, six), cont);
+    let mid6 = _mm_or_si128(_mm_and_si128(_mm_srli_epi32::<6>(x), six), cont);
+    // 110xxxxx 10xxxxxx and 1110xxxx 10xxxxxx 10xxxxxx, first byte lowest.
+    let two = _mm_or_si128(
+        _mm_or_si128(_mm_srli_epi32::<6>(x), _mm_set1_epi32(0xC0)),
+        _mm_slli_epi32::<8>(low6),
+    );
+    let three = _mm_or_si128(
+        _mm_or_si128(_mm_srli_epi32::<12>(x), _mm_set1_epi32(0xE0)),
+        _mm_or_si128(_mm_slli_epi32::<8>(mid6), _mm_slli_epi32::<16>(low6)),
+    );
+    let lanes = _mm_blendv_epi8(_mm_blendv_epi8(x, two, at_least_2), three, at_least_3);
+    let index = (_mm_movemask_ps(_mm_castsi128_ps(at_least_2))
+        | (_mm_movemask_ps(_mm_castsi128_ps(at_least_3)) << 4)) as u32;
+    // SAFETY: `index` is below 256; each entry is 16 readable bytes.
+    let shuffle = unsafe {
+        _mm_loadu_si128(
+            super::pack::THREE_BYTE_LANES
+                .as_ptr()
+                .add((index & 0xFF) as usize)
+                .cast(),
+        )
+    };
+    // SAFETY: the caller guarantees 16 bytes at `d`.
+    unsafe { _mm_storeu_si128(d.cast(), _mm_shuffle_epi8(lanes, shuffle)) };
+    super::pack::three_byte_len(index)
+}
