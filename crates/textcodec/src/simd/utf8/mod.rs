@@ -28,6 +28,10 @@ pub(crate) fn valid_prefix_len_with(k: Kernel, src: &[u8]) -> usize {
         // SAFETY: a `Kernel::Avx512` value exists only after its features were detected.
         #[cfg(target_arch = "x86_64")]
         Kernel::Avx512(_) => unsafe { avx512_validation::valid_prefix_len(src) },
+        // SAFETY: a `Kernel::Sse4` value exists only after SSSE3 and SSE4.1 were detected.
+        #[cfg(target_arch = "x86_64")]
+        Kernel::Sse4(_) => unsafe { sse4::valid_prefix_len(src) },
+        // SSE2 and the rest: `core::str::from_utf8`.
         _ => scalar::valid_prefix_len(src),
     }
 }
@@ -73,31 +77,26 @@ pub(crate) fn to_utf16_with(k: Kernel, src: &str, dst: &mut [u16]) -> (usize, us
         Kernel::Avx512(_) => {
             // SAFETY: a `Kernel::Avx512` value exists only after its features were
             // detected; `src` is a `str`, so valid UTF-8.
-            let (mut read, mut written) =
-                unsafe { avx512_fused::to_utf16::<false>(src.as_bytes(), dst) };
-            loop {
-                // SAFETY: a `Kernel::Avx512` value exists only after its features were
-                // detected; `src` is a `str`, so valid UTF-8.
-                let (r, w) =
-                    unsafe { avx512::to_utf16(&src.as_bytes()[read..], &mut dst[written..]) };
-                read += r;
-                written += w;
-                // The kernel stops on a character boundary (a block with a 4-byte
-                // character, the tail, or room); the scalar twin takes the next stretch.
-                let mut end = src.len().min(read + 64);
-                while !src.is_char_boundary(end) {
-                    end -= 1;
-                }
-                let (r2, w2) = scalar::to_utf16(&src[read..end], &mut dst[written..]);
-                read += r2;
-                written += w2;
-                if read == src.len() || r + r2 == 0 || read < end {
-                    return (read, written);
-                }
-            }
+            let (read, written) = unsafe { avx512_fused::to_utf16::<false>(src.as_bytes(), dst) };
+            with_scalar_stretches(src, dst, read, written, |s, d| {
+                // SAFETY: as above; `s` is a suffix of `src` from a character boundary.
+                unsafe { avx512::to_utf16(s, d) }
+            })
         }
         #[cfg(target_arch = "x86_64")]
-        Kernel::Avx2(_) | Kernel::Sse4(_) | Kernel::Sse2 => {
+        Kernel::Avx2(_) => with_scalar_stretches(src, dst, 0, 0, |s, d| {
+            // SAFETY: a `Kernel::Avx2` value exists only after AVX2, BMI2 and POPCNT were
+            // detected; `s` is a suffix of the `str` from a character boundary.
+            unsafe { transcode_avx2::to_utf16(s, d) }
+        }),
+        #[cfg(target_arch = "x86_64")]
+        Kernel::Sse4(_) => with_scalar_stretches(src, dst, 0, 0, |s, d| {
+            // SAFETY: a `Kernel::Sse4` value exists only after SSSE3, SSE4.1 and POPCNT
+            // were detected; `s` is a suffix of the `str` from a character boundary.
+            unsafe { transcode_sse4::to_utf16(s, d) }
+        }),
+        #[cfg(target_arch = "x86_64")]
+        Kernel::Sse2 => {
             let mut read = 0;
             let mut written = 0;
             loop {
@@ -120,6 +119,37 @@ pub(crate) fn to_utf16_with(k: Kernel, src: &str, dst: &mut [u16]) -> (usize, us
     }
 }
 
+/// Runs `simd` from (`read`, `written`) on, then the scalar twin over the next stretch
+/// of at most 64 bytes ending on a character boundary (a four-byte character, the tail,
+/// or a character the vector loop left for room), and again, until neither moves.
+// Bounds: as for `to_utf16_with`: `read` and `written` are sums of what the kernels
+// report, `end` lies in `read..=src.len()` on a character boundary.
+#[allow(clippy::indexing_slicing, clippy::arithmetic_side_effects)]
+#[inline(always)]
+fn with_scalar_stretches(
+    src: &str,
+    dst: &mut [u16],
+    mut read: usize,
+    mut written: usize,
+    mut simd: impl FnMut(&[u8], &mut [u16]) -> (usize, usize),
+) -> (usize, usize) {
+    loop {
+        let (r, w) = simd(&src.as_bytes()[read..], &mut dst[written..]);
+        read += r;
+        written += w;
+        let mut end = src.len().min(read + 64);
+        while !src.is_char_boundary(end) {
+            end -= 1;
+        }
+        let (r2, w2) = scalar::to_utf16(&src[read..end], &mut dst[written..]);
+        read += r2;
+        written += w2;
+        if read == src.len() || r + r2 == 0 || read < end {
+            return (read, written);
+        }
+    }
+}
+
 /// The portable twins.
 pub(crate) mod scalar;
 
@@ -137,6 +167,19 @@ mod lookup;
 
 #[cfg(target_arch = "x86_64")]
 mod avx2;
+
+/// The packing table and window arithmetic of the SSE4 and AVX2 transcoders.
+#[cfg(target_arch = "x86_64")]
+mod pack;
+
+#[cfg(target_arch = "x86_64")]
+mod transcode_avx2;
+
+#[cfg(target_arch = "x86_64")]
+mod transcode_sse4;
+
+#[cfg(target_arch = "x86_64")]
+mod sse4;
 
 /// The same with 64-byte AVX-512 vectors; the table lookups are `vpermb` (its index is
 /// the low six bits, and the 16-entry tables are repeated four times), which needs no
