@@ -22,10 +22,10 @@ fn order(v: __m256i, big_endian: bool) -> __m256i {
 /// - otherwise: 8 units at a time widened to 32-bit lanes holding one to three UTF-8
 ///   bytes, packed 4 lanes at a time with the entry for their lengths.
 ///
-/// Each packed half is stored as 16 bytes at the current end of the output, so a step
-/// may write up to 16 bytes past what it reports (hence the 64 bytes of room it asks
-/// for: at most 48 bytes of output plus that slack); later steps overwrite them, and the
-/// caller's contract lets the rest of `dst` be scratch.
+/// Each packed half is stored as 16 bytes at the current end of the output; the 16 bytes
+/// after a step's output are saved before its stores and put back after them, so nothing
+/// past what the kernel reports is changed (a step asks for 64 bytes of room: at most 48
+/// bytes of output plus those 16).
 ///
 /// # Safety
 /// The CPU must support AVX2, BMI2 and POPCNT.
@@ -60,28 +60,58 @@ pub(crate) unsafe fn bytes_to_utf8(src: &[u8], big_endian: bool, dst: &mut [u8])
         if _mm256_testz_si256(sur, sur) == 0 {
             break;
         }
-        if _mm256_testz_si256(v, top5) != 0 {
-            written += unsafe { below_0800(v, d.add(written)) };
+        written = if _mm256_testz_si256(v, top5) != 0 {
+            unsafe { store_exact(d, written, &[below_0800(v)]) }
         } else {
             let low = _mm256_cvtepu16_epi32(_mm256_castsi256_si128(v));
             let high = _mm256_cvtepu16_epi32(_mm256_extracti128_si256::<1>(v));
-            written += unsafe { bmp_8(low, d.add(written)) };
-            written += unsafe { bmp_8(high, d.add(written)) };
-        }
+            unsafe { store_exact(d, written, &[bmp_8(low), bmp_8(high)]) }
+        };
         read += 32;
     }
     (read, written)
 }
 
-/// 16 units below U+0800 (and not all ASCII) to UTF-8 at `d`; returns the bytes written.
+/// UTF-8 bytes packed in the two halves of a register, and how many of each half count.
+pub(in crate::simd) type Packed = (__m256i, usize, usize);
+
+/// Stores `parts` one after the other from `d + at`, each half as a 16-byte store, and
+/// puts back the 16 bytes that follow the last one (saved first), so only the output's
+/// bytes change. Returns the new end (`at` plus the parts' lengths).
 ///
 /// # Safety
-/// The CPU must support AVX2, BMI2 and POPCNT; `d` must be valid for 32 bytes of writes.
+/// The CPU must support AVX2; `d + at .. d + end + 16` must be valid for reads and writes,
+/// where `end` is the returned end.
+#[target_feature(enable = "avx2")]
+#[inline]
+// Bounds: the lengths are at most 16 each and few; `at` is within a slice.
+#[allow(clippy::arithmetic_side_effects)]
+pub(in crate::simd) unsafe fn store_exact(d: *mut u8, at: usize, parts: &[Packed]) -> usize {
+    let end = at + parts.iter().map(|&(_, n0, n1)| n0 + n1).sum::<usize>();
+    // SAFETY: the caller guarantees `d + at .. d + end + 16`; each half's 16-byte store
+    // starts at most at the last part's start plus its first length, and ends before
+    // `end + 16`.
+    unsafe {
+        let after = _mm_loadu_si128(d.add(end).cast());
+        let mut p = d.add(at);
+        for &(packed, n0, n1) in parts {
+            _mm_storeu_si128(p.cast(), _mm256_castsi256_si128(packed));
+            _mm_storeu_si128(p.add(n0).cast(), _mm256_extracti128_si256::<1>(packed));
+            p = p.add(n0 + n1);
+        }
+        _mm_storeu_si128(d.add(end).cast(), after);
+    }
+    end
+}
+
+/// The UTF-8 of 16 units below U+0800: the packed bytes of units 0-7 and 8-15 in the two
+/// halves, and their lengths.
+///
+/// # Safety
+/// The CPU must support AVX2, BMI2 and POPCNT.
 #[target_feature(enable = "avx2,bmi2,popcnt")]
 #[inline]
-// Bounds: the two lengths are at most 16 each.
-#[allow(clippy::arithmetic_side_effects)]
-unsafe fn below_0800(v: __m256i, d: *mut u8) -> usize {
+pub(in crate::simd) unsafe fn below_0800(v: __m256i) -> Packed {
     let ascii = _mm256_cmpeq_epi16(
         _mm256_and_si256(v, _mm256_set1_epi16(0xFF80u16 as i16)),
         _mm256_setzero_si256(),
@@ -100,25 +130,21 @@ unsafe fn below_0800(v: __m256i, d: *mut u8) -> usize {
     let (m0, m1) = (mask & 0xFF, mask >> 8);
     let shuffle = unsafe { pair_of_entries(&super::pack::TWO_BYTE_LANES, m0, m1) };
     let packed = _mm256_shuffle_epi8(lanes, shuffle);
-    let n0 = super::pack::two_byte_len(m0);
-    // SAFETY: the caller guarantees 32 bytes: at most 16 + 16 from `d` on (n0 <= 16).
-    unsafe {
-        _mm_storeu_si128(d.cast(), _mm256_castsi256_si128(packed));
-        _mm_storeu_si128(d.add(n0).cast(), _mm256_extracti128_si256::<1>(packed));
-    }
-    n0 + super::pack::two_byte_len(m1)
+    (
+        packed,
+        super::pack::two_byte_len(m0),
+        super::pack::two_byte_len(m1),
+    )
 }
 
-/// 8 BMP code points that are not surrogates, in 32-bit lanes, to UTF-8 at `d`; returns
-/// the bytes written (at most 24).
+/// The UTF-8 of 8 BMP code points that are not surrogates, in 32-bit lanes: the packed
+/// bytes of lanes 0-3 and 4-7 in the two halves, and their lengths (at most 12 each).
 ///
 /// # Safety
-/// The CPU must support AVX2, BMI2 and POPCNT; `d` must be valid for 28 bytes of writes.
+/// The CPU must support AVX2, BMI2 and POPCNT.
 #[target_feature(enable = "avx2,bmi2,popcnt")]
 #[inline]
-// Bounds: the two lengths are at most 12 each.
-#[allow(clippy::arithmetic_side_effects)]
-unsafe fn bmp_8(x: __m256i, d: *mut u8) -> usize {
+pub(in crate::simd) unsafe fn bmp_8(x: __m256i) -> Packed {
     let six = _mm256_set1_epi32(0x3F);
     let cont = _mm256_set1_epi32(0x80);
     let at_least_2 = _mm256_cmpgt_epi32(x, _mm256_set1_epi32(0x7F));
@@ -141,13 +167,11 @@ unsafe fn bmp_8(x: __m256i, d: *mut u8) -> usize {
     let i1 = (m2 >> 4) | ((m3 >> 4) << 4);
     let shuffle = unsafe { pair_of_entries(&super::pack::THREE_BYTE_LANES, i0, i1) };
     let packed = _mm256_shuffle_epi8(lanes, shuffle);
-    let n0 = super::pack::three_byte_len(i0);
-    // SAFETY: the caller guarantees 28 bytes: at most 12 + 16 from `d` on (n0 <= 12).
-    unsafe {
-        _mm_storeu_si128(d.cast(), _mm256_castsi256_si128(packed));
-        _mm_storeu_si128(d.add(n0).cast(), _mm256_extracti128_si256::<1>(packed));
-    }
-    n0 + super::pack::three_byte_len(i1)
+    (
+        packed,
+        super::pack::three_byte_len(i0),
+        super::pack::three_byte_len(i1),
+    )
 }
 
 /// Entries `low` and `high` of a 256-entry table in the two halves of a register.

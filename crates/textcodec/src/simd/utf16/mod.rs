@@ -3,7 +3,9 @@
 //! Kernels convert code units that are not surrogates and whole surrogate pairs; they stop
 //! at a lone surrogate (or a leading surrogate at the very end of the input), which the
 //! callers' spec-faithful slow paths handle, and when the next character does not fit.
-//! Output is only ever whole characters, so a UTF-8 destination stays valid UTF-8.
+//! Output is only ever whole characters, and nothing past what a kernel reports written
+//! changes (`TextEncoder.encodeInto` writes into the caller's buffer), so a UTF-8
+//! destination stays valid UTF-8.
 #![deny(
     clippy::unwrap_used,
     clippy::expect_used,
@@ -153,7 +155,7 @@ mod sse2;
 mod sse4;
 
 #[cfg(target_arch = "x86_64")]
-mod avx2;
+pub(super) mod avx2;
 
 /// Packing tables of the SSE4 and AVX2 UTF-16 → UTF-8 kernels.
 #[cfg(target_arch = "x86_64")]

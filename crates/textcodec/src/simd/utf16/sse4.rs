@@ -20,15 +20,15 @@ fn order(v: __m128i, big_endian: bool) -> __m128i {
 /// UTF-16 → UTF-8, 8 units per step, for blocks without surrogates (a block with one
 /// stops the loop: the scalar twin takes it): all ASCII packed; all below U+0800 built
 /// in 16-bit lanes and packed with the entry for the one-byte-lane mask; otherwise two
-/// halves of 4 units in 32-bit lanes of one to three bytes. A step may write up to 16
-/// bytes past what it reports (hence the 32 bytes of room it asks for: at most 24 bytes
-/// of output plus that slack).
+/// halves of 4 units in 32-bit lanes of one to three bytes. As in the AVX2 kernel, the 16
+/// bytes after a step's output are saved and put back, so nothing past what it reports
+/// changes (a step asks for 40 bytes of room: at most 24 of output plus those 16).
 ///
 /// # Safety
 /// The CPU must support SSSE3, SSE4.1 and POPCNT.
 #[target_feature(enable = "ssse3,sse4.1,popcnt")]
 // Hot loop. Bounds: `read` advances by 16 while `read + 16 <= src.len()`; `written`
-// advances by the packed output's length (at most 24 per step) while `written + 32 <=
+// advances by the packed output's length (at most 24 per step) while `written + 40 <=
 // dst.len()`; so neither passes its slice's length and the sums cannot overflow.
 #[allow(clippy::arithmetic_side_effects)]
 pub(crate) unsafe fn bytes_to_utf8(src: &[u8], big_endian: bool, dst: &mut [u8]) -> (usize, usize) {
@@ -36,15 +36,14 @@ pub(crate) unsafe fn bytes_to_utf8(src: &[u8], big_endian: bool, dst: &mut [u8])
     let top5 = _mm_set1_epi16(0xF800u16 as i16);
     let surrogate = _mm_set1_epi16(0xD800u16 as i16);
     let (mut read, mut written) = (0, 0);
-    while read + 16 <= src.len() && written + 32 <= dst.len() {
+    while read + 16 <= src.len() && written + 40 <= dst.len() {
         // SAFETY: `read + 16 <= src.len()`.
         let v = order(
             unsafe { _mm_loadu_si128(src.as_ptr().add(read).cast()) },
             big_endian,
         );
-        // SAFETY (all stores below): `written + 32 <= dst.len()`, and a step writes at
-        // most 24 bytes of output plus 16 of slack from `written` on... of which the last
-        // store starts at most 12 bytes in: 28 bytes in all.
+        // SAFETY (all stores below): `written + 40 <= dst.len()`, and a step reads and
+        // writes at most its output (24 bytes) plus 16 from `written` on.
         let d = dst.as_mut_ptr();
         if _mm_testz_si128(v, above_ascii) != 0 {
             unsafe { _mm_storel_epi64(d.add(written).cast(), _mm_packus_epi16(v, v)) };
@@ -55,25 +54,51 @@ pub(crate) unsafe fn bytes_to_utf8(src: &[u8], big_endian: bool, dst: &mut [u8])
         if _mm_movemask_epi8(_mm_cmpeq_epi16(_mm_and_si128(v, top5), surrogate)) != 0 {
             break;
         }
-        if _mm_testz_si128(v, top5) != 0 {
-            written += unsafe { below_0800(v, d.add(written)) };
+        written = if _mm_testz_si128(v, top5) != 0 {
+            unsafe { store_exact(d, written, &[below_0800(v)]) }
         } else {
-            written += unsafe { bmp_4(_mm_cvtepu16_epi32(v), d.add(written)) };
-            written += unsafe { bmp_4(_mm_cvtepu16_epi32(_mm_srli_si128::<8>(v)), d.add(written)) };
-        }
+            let low = bmp_4(_mm_cvtepu16_epi32(v));
+            let high = bmp_4(_mm_cvtepu16_epi32(_mm_srli_si128::<8>(v)));
+            unsafe { store_exact(d, written, &[low, high]) }
+        };
         read += 16;
     }
     (read, written)
 }
 
-/// 8 units below U+0800 to UTF-8 at `d`; returns the bytes written (at most 16).
+/// UTF-8 bytes packed at the start of a register, and how many count.
+type Packed = (__m128i, usize);
+
+/// Stores `parts` one after the other from `d + at` (16-byte stores), and puts back the
+/// 16 bytes that follow the last one (saved first), so only the output's bytes change.
+/// Returns the new end.
 ///
 /// # Safety
-/// The CPU must support SSSE3, SSE4.1 and POPCNT; `d` must be valid for 16 bytes of
-/// writes.
+/// The CPU must support SSE2; `d + at .. d + end + 16` must be valid for reads and writes,
+/// where `end` is the returned end.
+#[inline]
+// Bounds: the lengths are at most 16 each and few; `at` is within a slice.
+#[allow(clippy::arithmetic_side_effects)]
+unsafe fn store_exact(d: *mut u8, at: usize, parts: &[Packed]) -> usize {
+    let end = at + parts.iter().map(|&(_, n)| n).sum::<usize>();
+    // SAFETY: the caller guarantees `d + at .. d + end + 16`; each 16-byte store starts
+    // at most at the last part's start and ends before `end + 16`.
+    unsafe {
+        let after = _mm_loadu_si128(d.add(end).cast());
+        let mut p = d.add(at);
+        for &(packed, n) in parts {
+            _mm_storeu_si128(p.cast(), packed);
+            p = p.add(n);
+        }
+        _mm_storeu_si128(d.add(end).cast(), after);
+    }
+    end
+}
+
+/// The UTF-8 of 8 units below U+0800, packed, and its length (at most 16).
 #[target_feature(enable = "ssse3,sse4.1,popcnt")]
 #[inline]
-unsafe fn below_0800(v: __m128i, d: *mut u8) -> usize {
+fn below_0800(v: __m128i) -> Packed {
     let ascii = _mm_cmpeq_epi16(
         _mm_and_si128(v, _mm_set1_epi16(0xFF80u16 as i16)),
         _mm_setzero_si128(),
@@ -93,20 +118,17 @@ unsafe fn below_0800(v: __m128i, d: *mut u8) -> usize {
                 .cast(),
         )
     };
-    // SAFETY: the caller guarantees 16 bytes at `d`.
-    unsafe { _mm_storeu_si128(d.cast(), _mm_shuffle_epi8(lanes, shuffle)) };
-    super::pack::two_byte_len(mask)
+    (
+        _mm_shuffle_epi8(lanes, shuffle),
+        super::pack::two_byte_len(mask),
+    )
 }
 
-/// 4 BMP code points that are not surrogates, in 32-bit lanes, to UTF-8 at `d`; returns
-/// the bytes written (at most 12).
-///
-/// # Safety
-/// The CPU must support SSSE3, SSE4.1 and POPCNT; `d` must be valid for 16 bytes of
-/// writes.
+/// The UTF-8 of 4 BMP code points that are not surrogates, in 32-bit lanes, packed, and
+/// its length (at most 12).
 #[target_feature(enable = "ssse3,sse4.1,popcnt")]
 #[inline]
-unsafe fn bmp_4(x: __m128i, d: *mut u8) -> usize {
+fn bmp_4(x: __m128i) -> Packed {
     let six = _mm_set1_epi32(0x3F);
     let cont = _mm_set1_epi32(0x80);
     let at_least_2 = _mm_cmpgt_epi32(x, _mm_set1_epi32(0x7F));
@@ -134,7 +156,8 @@ unsafe fn bmp_4(x: __m128i, d: *mut u8) -> usize {
                 .cast(),
         )
     };
-    // SAFETY: the caller guarantees 16 bytes at `d`.
-    unsafe { _mm_storeu_si128(d.cast(), _mm_shuffle_epi8(lanes, shuffle)) };
-    super::pack::three_byte_len(index)
+    (
+        _mm_shuffle_epi8(lanes, shuffle),
+        super::pack::three_byte_len(index),
+    )
 }

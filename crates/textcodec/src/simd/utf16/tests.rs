@@ -115,9 +115,11 @@ fn every_kernel_matches_the_naive_oracle() {
                                 })
                                 .collect();
                             for room in [expected.len(), expected.len() + 64, expected.len() / 2] {
-                                let mut dst = alloc::vec![0u8; room];
+                                let mut dst = alloc::vec![0xAAu8; room];
                                 let (r, w) = bytes_to_utf8_with(k, &bytes, big_endian, &mut dst);
                                 assert!(r % 2 == 0 && r <= 2 * n, "{k:?}");
+                                // Nothing past the output changes (`encodeInto`).
+                                assert!(dst[w..].iter().all(|&b| b == 0xAA), "{k:?} wrote past");
                                 let (_, want) = naive(&units[..r / 2]);
                                 assert_eq!(&dst[..w], &want[..], "{k:?} {len} {lone:?} {at}");
                                 if r / 2 < n {
