@@ -45,6 +45,9 @@ pub(crate) fn to_utf16_with(k: Kernel, src: &[u8], map: &ByteMap<'_>, dst: &mut 
         // SAFETY: a `Kernel::Avx512` value exists only after its features were detected.
         #[cfg(target_arch = "x86_64")]
         Kernel::Avx512(_) => unsafe { avx512::to_utf16(src, map.units, dst) },
+        // SAFETY: a `Kernel::Avx2` value exists only after AVX2 was detected.
+        #[cfg(target_arch = "x86_64")]
+        Kernel::Avx2(_) => unsafe { avx2::to_utf16(src, map.units, dst) },
         _ => 0,
     }
 }
@@ -59,6 +62,10 @@ pub(crate) fn to_utf8_with(
         // SAFETY: a `Kernel::Avx512` value exists only after its features were detected.
         #[cfg(target_arch = "x86_64")]
         Kernel::Avx512(_) => unsafe { avx512::to_utf8(src, map.units, dst) },
+        // SAFETY: a `Kernel::Avx2` value exists only after AVX2, BMI2 and POPCNT were
+        // detected.
+        #[cfg(target_arch = "x86_64")]
+        Kernel::Avx2(_) => unsafe { avx2::to_utf8(src, map.units, dst) },
         _ => (0, 0),
     }
 }
@@ -194,6 +201,9 @@ pub(crate) fn x_user_defined_to_utf16_with(k: Kernel, src: &[u8], dst: &mut [u16
         _ => 0,
     }
 }
+
+#[cfg(target_arch = "x86_64")]
+mod avx2;
 
 #[cfg(target_arch = "x86_64")]
 mod avx512;
