@@ -1,12 +1,14 @@
 //! Bulk byte → code point mapping through a 256-entry table (the single-byte decoders and
 //! x-user-defined), into UTF-16 or UTF-8, 32 input bytes per step.
 //!
-//! Only the AVX-512 family has a kernel here: its two-source permutes (`vpermt2w`) hold the
-//! 128 non-ASCII entries of a table in four registers and look up 32 bytes at once, and
-//! `vpcompressb` packs the variable-length UTF-8. At the other levels these functions do
-//! nothing (they return 0) and the codec's portable loop (`codecs::fast_byte_map`, tested
-//! under every kernel) does all the work; the naive oracle in the tests below is the
-//! reference both are checked against.
+//! Kernels by level: AVX-512 holds the 128 non-ASCII entries of a table in four
+//! registers and looks up 32 bytes at once with two-source permutes (`vpermt2w`), packing
+//! UTF-8 with `vpcompressb`; AVX2 (32 bytes) and SSE4 (16 bytes) split the entries into
+//! two byte planes of eight chained `pshufb` tables (`avx2.rs` explains the chaining) and
+//! pack UTF-8 with the UTF-16 → UTF-8 kernels' steps. SSE2, NEON and the scalar level
+//! return 0 and the codec's portable loop (`codecs::fast_byte_map`, tested under every
+//! kernel) does all the work; the naive oracle in the tests is the reference both are
+//! checked against. The encoders' kernels are AVX-512 only.
 //!
 //! Contract (all levels): the bytes are taken in whole 32-byte blocks while a block and
 //! its worst-case output fit (a long ASCII run may be taken to its end); a block holding
@@ -48,6 +50,9 @@ pub(crate) fn to_utf16_with(k: Kernel, src: &[u8], map: &ByteMap<'_>, dst: &mut 
         // SAFETY: a `Kernel::Avx2` value exists only after AVX2 was detected.
         #[cfg(target_arch = "x86_64")]
         Kernel::Avx2(_) => unsafe { avx2::to_utf16(src, map.units, dst) },
+        // SAFETY: a `Kernel::Sse4` value exists only after SSSE3 and SSE4.1 were detected.
+        #[cfg(target_arch = "x86_64")]
+        Kernel::Sse4(_) => unsafe { sse4::to_utf16(src, map.units, dst) },
         _ => 0,
     }
 }
@@ -66,6 +71,10 @@ pub(crate) fn to_utf8_with(
         // detected.
         #[cfg(target_arch = "x86_64")]
         Kernel::Avx2(_) => unsafe { avx2::to_utf8(src, map.units, dst) },
+        // SAFETY: a `Kernel::Sse4` value exists only after SSSE3, SSE4.1 and POPCNT were
+        // detected.
+        #[cfg(target_arch = "x86_64")]
+        Kernel::Sse4(_) => unsafe { sse4::to_utf8(src, map.units, dst) },
         _ => (0, 0),
     }
 }
@@ -201,6 +210,9 @@ pub(crate) fn x_user_defined_to_utf16_with(k: Kernel, src: &[u8], dst: &mut [u16
         _ => 0,
     }
 }
+
+#[cfg(target_arch = "x86_64")]
+mod sse4;
 
 #[cfg(target_arch = "x86_64")]
 mod avx2;

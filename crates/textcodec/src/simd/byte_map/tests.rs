@@ -108,7 +108,7 @@ fn every_kernel_matches_the_naive_oracle_across_lengths_errors_and_room() {
 fn check_prefix(k: Kernel, read: usize, valid: usize, len: usize, ample_room: bool) {
     assert!(read <= valid, "{k:?} read {read} past the error at {valid}");
     #[cfg(target_arch = "x86_64")]
-    if matches!(k, Kernel::Avx512(_) | Kernel::Avx2(_)) && ample_room {
+    if matches!(k, Kernel::Avx512(_) | Kernel::Avx2(_) | Kernel::Sse4(_)) && ample_room {
         // It goes on while a whole block is left (blocks count from where an ASCII
         // run, taken to its end, stopped).
         assert!(

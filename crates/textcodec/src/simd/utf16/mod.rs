@@ -152,7 +152,7 @@ pub(crate) mod scalar;
 mod sse2;
 
 #[cfg(target_arch = "x86_64")]
-mod sse4;
+pub(super) mod sse4;
 
 #[cfg(target_arch = "x86_64")]
 pub(super) mod avx2;

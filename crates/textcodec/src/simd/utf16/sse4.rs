@@ -67,7 +67,7 @@ pub(crate) unsafe fn bytes_to_utf8(src: &[u8], big_endian: bool, dst: &mut [u8])
 }
 
 /// UTF-8 bytes packed at the start of a register, and how many count.
-type Packed = (__m128i, usize);
+pub(in crate::simd) type Packed = (__m128i, usize);
 
 /// Stores `parts` one after the other from `d + at` (16-byte stores), and puts back the
 /// 16 bytes that follow the last one (saved first), so only the output's bytes change.
@@ -79,7 +79,7 @@ type Packed = (__m128i, usize);
 #[inline]
 // Bounds: the lengths are at most 16 each and few; `at` is within a slice.
 #[allow(clippy::arithmetic_side_effects)]
-unsafe fn store_exact(d: *mut u8, at: usize, parts: &[Packed]) -> usize {
+pub(in crate::simd) unsafe fn store_exact(d: *mut u8, at: usize, parts: &[Packed]) -> usize {
     let end = at + parts.iter().map(|&(_, n)| n).sum::<usize>();
     // SAFETY: the caller guarantees `d + at .. d + end + 16`; each 16-byte store starts
     // at most at the last part's start and ends before `end + 16`.
@@ -98,7 +98,7 @@ unsafe fn store_exact(d: *mut u8, at: usize, parts: &[Packed]) -> usize {
 /// The UTF-8 of 8 units below U+0800, packed, and its length (at most 16).
 #[target_feature(enable = "ssse3,sse4.1,popcnt")]
 #[inline]
-fn below_0800(v: __m128i) -> Packed {
+pub(in crate::simd) fn below_0800(v: __m128i) -> Packed {
     let ascii = _mm_cmpeq_epi16(
         _mm_and_si128(v, _mm_set1_epi16(0xFF80u16 as i16)),
         _mm_setzero_si128(),
@@ -128,7 +128,7 @@ fn below_0800(v: __m128i) -> Packed {
 /// its length (at most 12).
 #[target_feature(enable = "ssse3,sse4.1,popcnt")]
 #[inline]
-fn bmp_4(x: __m128i) -> Packed {
+pub(in crate::simd) fn bmp_4(x: __m128i) -> Packed {
     let six = _mm_set1_epi32(0x3F);
     let cont = _mm_set1_epi32(0x80);
     let at_least_2 = _mm_cmpgt_epi32(x, _mm_set1_epi32(0x7F));
