@@ -47,6 +47,8 @@ pub(crate) fn ascii_prefix_len_with(k: Kernel, src: &[u8]) -> usize {
         // SAFETY: a `Kernel::Avx2`/`Avx512` value exists only after AVX2 was detected.
         #[cfg(target_arch = "x86_64")]
         Kernel::Avx2(_) | Kernel::Avx512(_) => unsafe { avx2::ascii_prefix_len(src) },
+        #[cfg(target_arch = "aarch64")]
+        Kernel::Neon(_) => neon::ascii_prefix_len(src),
         _ => scalar::ascii_prefix_len(src),
     }
 }
@@ -61,6 +63,8 @@ pub(crate) fn copy_ascii_with(k: Kernel, src: &[u8], dst: &mut [u8]) -> usize {
         // SAFETY: a `Kernel::Avx512` value exists only after its features were detected.
         #[cfg(target_arch = "x86_64")]
         Kernel::Avx512(_) => unsafe { avx512::copy_ascii(src, dst) },
+        #[cfg(target_arch = "aarch64")]
+        Kernel::Neon(_) => neon::copy_ascii(src, dst),
         _ => scalar::copy_ascii(src, dst),
     }
 }
@@ -75,6 +79,8 @@ pub(crate) fn widen_ascii_with(k: Kernel, src: &[u8], dst: &mut [u16]) -> usize 
         // SAFETY: a `Kernel::Avx512` value exists only after its features were detected.
         #[cfg(target_arch = "x86_64")]
         Kernel::Avx512(_) => unsafe { avx512::widen_ascii(src, dst) },
+        #[cfg(target_arch = "aarch64")]
+        Kernel::Neon(_) => neon::widen_ascii(src, dst),
         _ => scalar::widen_ascii(src, dst),
     }
 }
@@ -84,6 +90,8 @@ pub(crate) fn narrow_basic_latin_with(k: Kernel, src: &[u16], dst: &mut [u8]) ->
         #[cfg(target_arch = "x86_64")]
         // SAFETY: a `Kernel::Avx2`/`Avx512` value exists only after AVX2 was detected.
         Kernel::Avx2(_) | Kernel::Avx512(_) => unsafe { avx2::narrow_basic_latin(src, dst) },
+        #[cfg(target_arch = "aarch64")]
+        Kernel::Neon(_) => neon::narrow_basic_latin(src, dst),
         _ => scalar::narrow_basic_latin(src, dst),
     }
 }
@@ -93,6 +101,9 @@ pub(crate) mod scalar;
 
 #[cfg(target_arch = "x86_64")]
 mod sse2;
+
+#[cfg(target_arch = "aarch64")]
+mod neon;
 
 /// 32 bytes at a time, two vectors per iteration in the copying loops.
 #[cfg(target_arch = "x86_64")]

@@ -141,6 +141,13 @@ pub(crate) fn bytes_to_units_with(
             |s, d| sse2::bytes_to_units(s, big_endian, d),
             scalar,
         ),
+        #[cfg(all(target_arch = "aarch64", target_endian = "little"))]
+        Kernel::Neon(_) => alternate(
+            src,
+            dst,
+            |s, d| neon::bytes_to_units(s, big_endian, d),
+            scalar,
+        ),
         _ => scalar::bytes_to_units(src, big_endian, dst),
     }
 }
@@ -150,6 +157,9 @@ pub(crate) mod scalar;
 
 #[cfg(target_arch = "x86_64")]
 mod sse2;
+
+#[cfg(all(target_arch = "aarch64", target_endian = "little"))]
+mod neon;
 
 #[cfg(target_arch = "x86_64")]
 pub(super) mod sse4;

@@ -31,6 +31,8 @@ pub(crate) fn valid_prefix_len_with(k: Kernel, src: &[u8]) -> usize {
         // SAFETY: a `Kernel::Sse4` value exists only after SSSE3 and SSE4.1 were detected.
         #[cfg(target_arch = "x86_64")]
         Kernel::Sse4(_) => unsafe { sse4::valid_prefix_len(src) },
+        #[cfg(all(target_arch = "aarch64", target_endian = "little"))]
+        Kernel::Neon(_) => neon::valid_prefix_len(src),
         // SSE2 and the rest: `core::str::from_utf8`.
         _ => scalar::valid_prefix_len(src),
     }
@@ -162,7 +164,7 @@ pub(crate) mod scalar;
 /// before offset `b` pass, every character that ends before `b` is valid. On a failing
 /// block (or at the tail) we back up to the start of the character that straddles `b`
 /// and let the scalar twin find the exact valid prefix from there.
-#[cfg(target_arch = "x86_64")]
+#[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
 mod lookup;
 
 #[cfg(target_arch = "x86_64")]
@@ -181,6 +183,9 @@ mod transcode_sse4;
 #[cfg(target_arch = "x86_64")]
 mod sse4;
 
+#[cfg(all(target_arch = "aarch64", target_endian = "little"))]
+mod neon;
+
 /// The same with 64-byte AVX-512 vectors; the table lookups are `vpermb` (its index is
 /// the low six bits, and the 16-entry tables are repeated four times), which needs no
 /// masking of the nibbles.
@@ -194,7 +199,7 @@ mod avx512_validation;
 // below `i`, so `i - start` and `start - 1` cannot underflow, `src[start]` and
 // `src[start..]` are in bounds, and `start + …` is at most `src.len()` (the scalar twin
 // returns a prefix length of `src[start..]`).
-#[cfg(target_arch = "x86_64")]
+#[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
 #[allow(clippy::indexing_slicing, clippy::arithmetic_side_effects)]
 fn finish(src: &[u8], i: usize) -> usize {
     let mut start = i;
