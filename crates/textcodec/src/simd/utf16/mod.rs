@@ -113,6 +113,13 @@ pub(crate) fn bytes_to_utf8_with(
             |s, d| unsafe { sse4::bytes_to_utf8(s, big_endian, d) },
             scalar,
         ),
+        #[cfg(all(target_arch = "aarch64", target_endian = "little"))]
+        Kernel::Neon(_) => alternate(
+            src,
+            dst,
+            |s, d| neon::bytes_to_utf8(s, big_endian, d),
+            scalar,
+        ),
         // SSE2 and the rest: the scalar twin.
         _ => scalar::bytes_to_utf8(src, big_endian, dst),
     }
@@ -167,8 +174,11 @@ pub(super) mod sse4;
 #[cfg(target_arch = "x86_64")]
 pub(super) mod avx2;
 
-/// Packing tables of the SSE4 and AVX2 UTF-16 → UTF-8 kernels.
-#[cfg(target_arch = "x86_64")]
+/// Packing tables of the SSE4, AVX2 and NEON UTF-16 → UTF-8 kernels.
+#[cfg(any(
+    target_arch = "x86_64",
+    all(target_arch = "aarch64", target_endian = "little")
+))]
 mod pack;
 
 /// UTF-16 → UTF-8 with AVX-512. Windows of 32 units without surrogates take one of three
