@@ -198,3 +198,36 @@ pub(super) unsafe fn to_utf8(src: &[u8], units: &[u16; 256], dst: &mut [u8]) -> 
     }
     (i, written)
 }
+
+/// x-user-defined to UTF-16, 32 bytes per step: ASCII as it is, 0x80 + k to U+F780 + k
+/// (0xF700 added to the widened non-ASCII bytes). Every byte is valid.
+///
+/// # Safety
+/// The CPU must support AVX2.
+#[target_feature(enable = "avx2")]
+// Hot loop. Bounds: `i` advances by 32 while `i + 32 <= n` (the shorter length).
+#[allow(clippy::arithmetic_side_effects)]
+pub(super) unsafe fn x_user_defined_to_utf16(src: &[u8], dst: &mut [u16]) -> usize {
+    let n = src.len().min(dst.len());
+    let offset = _mm256_set1_epi16(0xF700u16 as i16);
+    let mut i = 0;
+    while i + BLOCK <= n {
+        // SAFETY: `i + 32 <= n`: the load reads `src[i..i + 32]`, the stores write
+        // `dst[i..i + 32]`.
+        unsafe {
+            let v = _mm256_loadu_si256(src.as_ptr().add(i).cast());
+            let d = dst.as_mut_ptr().add(i);
+            for (k, half) in [_mm256_castsi256_si128(v), _mm256_extracti128_si256::<1>(v)]
+                .into_iter()
+                .enumerate()
+            {
+                let wide = _mm256_cvtepu8_epi16(half);
+                let high = _mm256_cmpgt_epi16(wide, _mm256_set1_epi16(0x7F));
+                let units = _mm256_add_epi16(wide, _mm256_and_si256(high, offset));
+                _mm256_storeu_si256(d.add(16 * k).cast(), units);
+            }
+        }
+        i += BLOCK;
+    }
+    i
+}

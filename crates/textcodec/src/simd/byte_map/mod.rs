@@ -207,6 +207,9 @@ pub(crate) fn x_user_defined_to_utf16_with(k: Kernel, src: &[u8], dst: &mut [u16
         // SAFETY: a `Kernel::Avx512` value exists only after its features were detected.
         #[cfg(target_arch = "x86_64")]
         Kernel::Avx512(_) => unsafe { avx512::x_user_defined_to_utf16(src, dst) },
+        // SAFETY: a `Kernel::Avx2` value exists only after AVX2 was detected.
+        #[cfg(target_arch = "x86_64")]
+        Kernel::Avx2(_) => unsafe { avx2::x_user_defined_to_utf16(src, dst) },
         _ => 0,
     }
 }
