@@ -113,6 +113,13 @@ pub(crate) fn bytes_to_utf8_with(
             |s, d| unsafe { sse4::bytes_to_utf8(s, big_endian, d) },
             scalar,
         ),
+        #[cfg(target_arch = "x86_64")]
+        Kernel::Sse2 => alternate(
+            src,
+            dst,
+            |s, d| sse2::bytes_to_utf8(s, big_endian, d),
+            scalar,
+        ),
         #[cfg(all(target_arch = "aarch64", target_endian = "little"))]
         Kernel::Neon(_) => alternate(
             src,
@@ -120,7 +127,7 @@ pub(crate) fn bytes_to_utf8_with(
             |s, d| neon::bytes_to_utf8(s, big_endian, d),
             scalar,
         ),
-        // SSE2 and the rest: the scalar twin.
+        // The rest: the scalar twin.
         _ => scalar::bytes_to_utf8(src, big_endian, dst),
     }
 }
