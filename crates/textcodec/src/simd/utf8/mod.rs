@@ -54,7 +54,32 @@ pub(crate) fn validate_to_utf16_with(k: Kernel, src: &[u8], dst: &mut [u16]) -> 
         // SAFETY: a `Kernel::Avx512` value exists only after its features were detected.
         #[cfg(target_arch = "x86_64")]
         Kernel::Avx512(_) => unsafe { avx512_fused::to_utf16::<true>(src, dst) },
+        // No byte shuffle (SSE2) or no vectors: one scalar pass, which is cheaper than
+        // validating first and converting after; ASCII runs go to the level's widening.
+        #[cfg(target_arch = "x86_64")]
+        Kernel::Sse2 => with_ascii_runs(k, src, dst),
+        Kernel::Scalar => with_ascii_runs(k, src, dst),
         _ => (0, 0),
+    }
+}
+
+/// [`scalar::validate_to_utf16`], with the runs of 16 ASCII bytes or more it stops at
+/// widened by the level's ASCII kernel.
+// Bounds: `read` and `written` are sums of what the two report (bytes of `src[read..]`
+// read, units of `dst[written..]` written), so they stay within the slices.
+#[allow(clippy::indexing_slicing, clippy::arithmetic_side_effects)]
+fn with_ascii_runs(k: Kernel, src: &[u8], dst: &mut [u16]) -> (usize, usize) {
+    let (mut read, mut written) = (0, 0);
+    loop {
+        let n = super::ascii::widen_ascii_with(k, &src[read..], &mut dst[written..]);
+        read += n;
+        written += n;
+        let (r, w) = scalar::validate_to_utf16(&src[read..], &mut dst[written..]);
+        read += r;
+        written += w;
+        if n + r == 0 || read == src.len() {
+            return (read, written);
+        }
     }
 }
 

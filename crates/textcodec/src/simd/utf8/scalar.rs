@@ -22,3 +22,89 @@ pub(crate) fn to_utf16(src: &str, dst: &mut [u16]) -> (usize, usize) {
     }
     (read, written)
 }
+
+/// Validates and converts in one pass (#utf-8-decoder's byte ranges): the longest prefix
+/// of `src` that is valid UTF-8, as far as `dst` has room, whole characters only. Returns
+/// (bytes read, units written). It also returns early, after at least one character,
+/// where 16 ASCII bytes begin, so that a caller with a vector ASCII loop can take them.
+// Hot loop. Bounds: `read < src.len()` is checked before `src[read]`, and a sequence's
+// other bytes are read through `get`; `written < dst.len()` (or `+ 1` for a pair) is
+// checked before each store; so no index passes its slice and the sums (of lengths of
+// parts of the slices) cannot overflow. A sequence's bits fit its code point: at most
+// 21 bits, below 0x110000 by the lead and second-byte ranges, so `c - 0x10000` of a
+// four-byte sequence (at least 0x10000 by those ranges) fits 20 bits.
+#[allow(
+    clippy::arithmetic_side_effects,
+    clippy::indexing_slicing,
+    clippy::cast_possible_truncation
+)]
+pub(crate) fn validate_to_utf16(src: &[u8], dst: &mut [u16]) -> (usize, usize) {
+    let cont = |i: usize| src.get(i).copied().filter(|b| b & 0xC0 == 0x80);
+    let (mut read, mut written) = (0, 0);
+    while read < src.len() && written < dst.len() {
+        let lead = src[read];
+        if lead < 0x80 {
+            if read > 0 && ascii_16(src.get(read..read + 16)) {
+                break;
+            }
+            dst[written] = u16::from(lead);
+            read += 1;
+            written += 1;
+            continue;
+        }
+        // The second byte's range depends on the lead (#utf-8-decoder steps 4.2 and 4.3).
+        let (len, second) = match lead {
+            0xC2..=0xDF => (2, 0x80..=0xBF),
+            0xE0 => (3, 0xA0..=0xBF),
+            0xE1..=0xEC | 0xEE..=0xEF => (3, 0x80..=0xBF),
+            0xED => (3, 0x80..=0x9F),
+            0xF0 => (4, 0x90..=0xBF),
+            0xF1..=0xF3 => (4, 0x80..=0xBF),
+            0xF4 => (4, 0x80..=0x8F),
+            _ => break,
+        };
+        let Some(b1) = src.get(read + 1).copied().filter(|b| second.contains(b)) else {
+            break;
+        };
+        let low = u32::from(b1 & 0x3F);
+        let c = match len {
+            2 => (u32::from(lead & 0x1F) << 6) | low,
+            3 => {
+                let Some(b2) = cont(read + 2) else { break };
+                (u32::from(lead & 0x0F) << 12) | (low << 6) | u32::from(b2 & 0x3F)
+            }
+            _ => {
+                let (Some(b2), Some(b3)) = (cont(read + 2), cont(read + 3)) else {
+                    break;
+                };
+                (u32::from(lead & 0x07) << 18)
+                    | (low << 12)
+                    | (u32::from(b2 & 0x3F) << 6)
+                    | u32::from(b3 & 0x3F)
+            }
+        };
+        if c < 0x10000 {
+            dst[written] = c as u16;
+            written += 1;
+        } else {
+            if written + 2 > dst.len() {
+                break;
+            }
+            let c = c - 0x10000;
+            dst[written] = 0xD800 | (c >> 10) as u16;
+            dst[written + 1] = 0xDC00 | (c & 0x3FF) as u16;
+            written += 2;
+        }
+        read += len;
+    }
+    (read, written)
+}
+
+/// Whether `block` is 16 ASCII bytes (`None`: fewer were left).
+#[inline(always)]
+fn ascii_16(block: Option<&[u8]>) -> bool {
+    match block.and_then(|b| <[u8; 16]>::try_from(b).ok()) {
+        Some(b) => u128::from_ne_bytes(b) & 0x8080_8080_8080_8080_8080_8080_8080_8080 == 0,
+        None => false,
+    }
+}
