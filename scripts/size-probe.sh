@@ -5,7 +5,7 @@
 # stripped, panic=abort. Prints a markdown table of stripped binary sizes and the growth
 # over the baseline. The probe crates are written under target/size-probe (not
 # committed); encoding_rs comes from crates.io.
-#   scripts/size-probe.sh [extra cargo args for the textcodec probe, e.g. --features compact]
+#   scripts/size-probe.sh [extra cargo args for the textcodec probe, e.g. --features textcodec/compact]
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$(pwd)

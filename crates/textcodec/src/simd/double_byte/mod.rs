@@ -52,6 +52,8 @@ pub(crate) fn to_utf8(src: &[u8], table: &PairTable, dst: &mut [u8]) -> (usize, 
     to_utf8_with(kernel(), src, table, dst)
 }
 
+// Builds without the kernel (other architectures, `compact`) use none of the arguments.
+#[allow(unused_variables)]
 pub(crate) fn to_utf16_with(
     k: Kernel,
     src: &[u8],
@@ -60,7 +62,7 @@ pub(crate) fn to_utf16_with(
 ) -> (usize, usize) {
     match k {
         // SAFETY: a `Kernel::Avx512` value exists only after its features were detected.
-        #[cfg(target_arch = "x86_64")]
+        #[cfg(all(target_arch = "x86_64", not(feature = "compact")))]
         Kernel::Avx512(_) => unsafe {
             avx512::decode::<false>(src, table, dst.as_mut_ptr().cast(), dst.len())
         },
@@ -68,6 +70,8 @@ pub(crate) fn to_utf16_with(
     }
 }
 
+// Builds without the kernel (other architectures, `compact`) use none of the arguments.
+#[allow(unused_variables)]
 pub(crate) fn to_utf8_with(
     k: Kernel,
     src: &[u8],
@@ -76,7 +80,7 @@ pub(crate) fn to_utf8_with(
 ) -> (usize, usize) {
     match k {
         // SAFETY: a `Kernel::Avx512` value exists only after its features were detected.
-        #[cfg(target_arch = "x86_64")]
+        #[cfg(all(target_arch = "x86_64", not(feature = "compact")))]
         Kernel::Avx512(_) => unsafe {
             avx512::decode::<true>(src, table, dst.as_mut_ptr(), dst.len())
         },
@@ -90,6 +94,7 @@ pub(crate) fn to_utf8_with(
 // Bounds: `wrapping_add` is the point (the carry out of bit 63 is dropped: a run that
 // reaches the end has no bit after it).
 #[inline(always)]
+#[cfg_attr(feature = "compact", allow(dead_code))]
 pub(crate) fn leads_of(capable: u64) -> u64 {
     const EVEN: u64 = 0x5555_5555_5555_5555;
     let run_starts = capable & !(capable << 1);
@@ -100,7 +105,7 @@ pub(crate) fn leads_of(capable: u64) -> u64 {
     (even_runs & EVEN) | (odd_runs & !EVEN)
 }
 
-#[cfg(target_arch = "x86_64")]
+#[cfg(all(target_arch = "x86_64", not(feature = "compact")))]
 mod avx512;
 
 #[cfg(test)]

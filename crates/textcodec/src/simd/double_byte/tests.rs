@@ -6,7 +6,7 @@ use alloc::vec::Vec;
 
 /// Whether `k` has a kernel here (the others take nothing).
 fn has_kernel(k: Kernel) -> bool {
-    #[cfg(target_arch = "x86_64")]
+    #[cfg(all(target_arch = "x86_64", not(feature = "compact")))]
     if let Kernel::Avx512(_) = k {
         return true;
     }

@@ -1,0 +1,280 @@
+//! The CJK double-byte encodings' pairs: (lead, trail) → code point.
+//!
+//! A [`PairLayout`] says how an encoding's pairs number the pointers of its flat index
+//! (the Standard's decoder arithmetic: row from the lead, column from the trail, pointer
+//! = row × row length + column) plus its one exception (Shift_JIS's EUDC range, Big5's
+//! plane-2 entries). A [`PairTable`] answers `get(lead, trail)`:
+//!
+//! - by default, from a 64 KiB table built at compile time from the layout (one load, no
+//!   range checks: the decoders' pair loops and the AVX-512 gather kernel use it);
+//! - with the `compact` feature, from the layout itself at run time (two byte-table loads,
+//!   a multiply-add and the index load), so the five tables' 320 KiB are not linked.
+//!
+//! Both go through [`PairLayout::get`], which the tests check against the Standard's
+//! pointer arithmetic written out again.
+
+use super::generated;
+
+/// What a layout does besides the index lookup.
+#[derive(Clone, Copy)]
+enum Quirk {
+    None,
+    /// Big5: pairs whose code point is in plane 2 are left to the general path (the flat
+    /// index holds their low 16 bits only; `BIG5_DECODE_ASTRAL` flags them).
+    Big5Plane2,
+    /// Shift_JIS: pointers 8836–10715 map to U+E000–U+E757 (#shift_jis-decoder step 3.7).
+    ShiftJisEudc,
+}
+
+/// No row or no column.
+const NONE: u8 = 0xFF;
+
+/// How a double-byte encoding's pairs address its flat index (see the module docs).
+pub(crate) struct PairLayout {
+    index: &'static [u16],
+    row_len: usize,
+    /// `row_of[lead - 0x80]`: the lead's row, [`NONE`] if it is not a lead.
+    row_of: [u8; 128],
+    /// `column_of[trail]`: the trail's column, [`NONE`] if it is not a trail.
+    column_of: [u8; 256],
+    quirk: Quirk,
+}
+
+impl PairLayout {
+    /// `leads`: inclusive lead ranges with the row of their first lead; the columns number
+    /// the bytes of `trails` (inclusive ranges) consecutively.
+    // Bounds: every caller's leads are at least 0x80 and its rows and columns below 255
+    // (at most 126 rows, 190 columns), so the tables are indexed in range and the row and
+    // column numbers fit a byte without meeting NONE.
+    #[allow(
+        clippy::indexing_slicing,
+        clippy::arithmetic_side_effects,
+        clippy::cast_possible_truncation
+    )]
+    const fn new(
+        index: &'static [u16],
+        row_len: usize,
+        leads: &[(u8, u8, usize)],
+        trails: &[(u8, u8)],
+        quirk: Quirk,
+    ) -> Self {
+        let mut row_of = [NONE; 128];
+        let mut l = 0;
+        while l < leads.len() {
+            let (lo, hi, first_row) = leads[l];
+            let mut lead = lo as usize;
+            while lead <= hi as usize {
+                row_of[lead - 0x80] = (first_row + lead - lo as usize) as u8;
+                lead += 1;
+            }
+            l += 1;
+        }
+        let mut column_of = [NONE; 256];
+        let mut column = 0;
+        let mut t = 0;
+        while t < trails.len() {
+            let (lo, hi) = trails[t];
+            let mut trail = lo as usize;
+            while trail <= hi as usize {
+                column_of[trail] = column as u8;
+                column += 1;
+                trail += 1;
+            }
+            t += 1;
+        }
+        PairLayout {
+            index,
+            row_len,
+            row_of,
+            column_of,
+            quirk,
+        }
+    }
+
+    /// The BMP code point of the pair `lead trail`, 0 if it is not a valid pair (not a lead
+    /// and a trail, no index entry, or a Big5 plane-2 entry).
+    // Bounds: `lead - 0x80 < 128` and `trail < 256` index the maps; a row below 255 times
+    // a row length below 200 plus a column cannot overflow; the pointer is checked
+    // against the index and the astral bit words before they are read. The EUDC code
+    // point is at most 0xE000 + 1879.
+    #[inline(always)]
+    #[allow(
+        clippy::indexing_slicing,
+        clippy::arithmetic_side_effects,
+        clippy::cast_possible_truncation
+    )]
+    pub(crate) const fn get(&self, lead: u8, trail: u8) -> u16 {
+        if lead < 0x80 {
+            return 0;
+        }
+        let (row, column) = (
+            self.row_of[(lead - 0x80) as usize],
+            self.column_of[trail as usize],
+        );
+        if row == NONE || column == NONE {
+            return 0;
+        }
+        let pointer = row as usize * self.row_len + column as usize;
+        match self.quirk {
+            Quirk::ShiftJisEudc if pointer >= 8836 && pointer <= 10715 => {
+                return (0xE000 - 8836 + pointer) as u16;
+            }
+            Quirk::Big5Plane2 => {
+                let astral = &generated::big5::BIG5_DECODE_ASTRAL;
+                if pointer / 32 < astral.len() && astral[pointer / 32] >> (pointer % 32) & 1 == 1 {
+                    return 0;
+                }
+            }
+            _ => {}
+        }
+        if pointer < self.index.len() {
+            self.index[pointer]
+        } else {
+            0
+        }
+    }
+
+    /// 0xFF for each byte `0x80 + k` that begins a pair, else 0.
+    // Bounds: `k < 128`, `lead < 256`.
+    #[allow(
+        clippy::indexing_slicing,
+        clippy::arithmetic_side_effects,
+        clippy::cast_possible_truncation
+    )]
+    const fn lead_map(&self) -> [u8; 128] {
+        let mut map = [0u8; 128];
+        let mut k = 0;
+        while k < 128 {
+            let mut trail = 0;
+            while trail < 256 {
+                if self.get((0x80 + k) as u8, trail as u8) != 0 {
+                    map[k] = 0xFF;
+                }
+                trail += 1;
+            }
+            k += 1;
+        }
+        map
+    }
+}
+
+/// An encoding's pairs, looked up by [`PairTable::get`] (see the module docs for the two
+/// builds).
+pub(crate) struct PairTable {
+    /// `rows[lead - 0x80][trail]`: the code point of the pair, 0 where it is not valid.
+    #[cfg(not(feature = "compact"))]
+    rows: [[u16; 256]; 128],
+    #[cfg(feature = "compact")]
+    layout: PairLayout,
+    /// `lead_map[lead - 0x80]` is 0xFF where the row of `lead` has a pair, else 0: the
+    /// bytes that are leads wherever a character starts (the vector kernel's classes).
+    #[cfg_attr(feature = "compact", allow(dead_code))]
+    lead_map: [u8; 128],
+}
+
+impl PairTable {
+    // Bounds: `k < 128`, `t < 256`.
+    #[allow(
+        clippy::indexing_slicing,
+        clippy::arithmetic_side_effects,
+        clippy::cast_possible_truncation
+    )]
+    const fn new(layout: PairLayout) -> Self {
+        let lead_map = layout.lead_map();
+        #[cfg(not(feature = "compact"))]
+        {
+            let mut rows = [[0u16; 256]; 128];
+            let mut k = 0;
+            while k < 128 {
+                let mut t = 0;
+                while t < 256 {
+                    rows[k][t] = layout.get((0x80 + k) as u8, t as u8);
+                    t += 1;
+                }
+                k += 1;
+            }
+            PairTable { rows, lead_map }
+        }
+        #[cfg(feature = "compact")]
+        {
+            PairTable { layout, lead_map }
+        }
+    }
+
+    /// The rows (see the field's docs): the AVX-512 kernel gathers from them.
+    #[cfg(not(feature = "compact"))]
+    pub(crate) fn rows(&self) -> &[[u16; 256]; 128] {
+        &self.rows
+    }
+
+    /// 0xFF for a byte `0x80 + k` whose row has a pair, 0 otherwise.
+    #[cfg_attr(feature = "compact", allow(dead_code))]
+    pub(crate) fn lead_map(&self) -> &[u8; 128] {
+        &self.lead_map
+    }
+
+    /// The code point of `lead trail`, 0 if it is not a valid pair (an ASCII lead never
+    /// is; callers have tested for it, so the compiler drops this check).
+    #[inline(always)]
+    pub(crate) fn get(&self, lead: u8, trail: u8) -> u16 {
+        #[cfg(not(feature = "compact"))]
+        {
+            self.rows
+                .get(usize::from(lead.wrapping_sub(0x80)))
+                .and_then(|row| row.get(usize::from(trail)))
+                .copied()
+                .unwrap_or(0)
+        }
+        #[cfg(feature = "compact")]
+        {
+            self.layout.get(lead, trail)
+        }
+    }
+}
+
+/// gb18030's two-byte sequences (GBK): leads 0x81–0xFE, trails 0x40–0x7E and 0x80–0xFE.
+pub(crate) static GB18030_PAIRS: PairTable = PairTable::new(PairLayout::new(
+    &generated::gb18030::GB18030_DECODE,
+    190,
+    &[(0x81, 0xFE, 0)],
+    &[(0x40, 0x7E), (0x80, 0xFE)],
+    Quirk::None,
+));
+
+/// EUC-KR: leads 0x81–0xFE, trails 0x41–0xFE.
+pub(crate) static EUC_KR_PAIRS: PairTable = PairTable::new(PairLayout::new(
+    &generated::euc_kr::EUC_KR_DECODE,
+    190,
+    &[(0x81, 0xFE, 0)],
+    &[(0x41, 0xFE)],
+    Quirk::None,
+));
+
+/// Big5: leads 0x81–0xFE, trails 0x40–0x7E and 0xA1–0xFE; the BMP entries only.
+pub(crate) static BIG5_PAIRS: PairTable = PairTable::new(PairLayout::new(
+    &generated::big5::BIG5_DECODE_LOW,
+    157,
+    &[(0x81, 0xFE, 0)],
+    &[(0x40, 0x7E), (0xA1, 0xFE)],
+    Quirk::Big5Plane2,
+));
+
+/// EUC-JP's JIS X 0208 pairs: leads and trails 0xA1–0xFE (ISO-2022-JP's kanji are the
+/// same pairs without their high bits).
+pub(crate) static JIS0208_PAIRS: PairTable = PairTable::new(PairLayout::new(
+    &generated::jis0208::JIS0208_DECODE,
+    94,
+    &[(0xA1, 0xFE, 0)],
+    &[(0xA1, 0xFE)],
+    Quirk::None,
+));
+
+/// Shift_JIS: leads 0x81–0x9F (rows 0–30) and 0xE0–0xFC (rows 31–59), trails 0x40–0x7E
+/// and 0x80–0xFC, and the EUDC pointers.
+pub(crate) static SHIFT_JIS_PAIRS: PairTable = PairTable::new(PairLayout::new(
+    &generated::jis0208::JIS0208_DECODE,
+    188,
+    &[(0x81, 0x9F, 0), (0xE0, 0xFC, 31)],
+    &[(0x40, 0x7E), (0x80, 0xFC)],
+    Quirk::ShiftJisEudc,
+));
