@@ -34,15 +34,29 @@ pub(crate) fn bytes_to_units(src: &[u8], big_endian: bool, dst: &mut [u16]) -> (
     (read, written)
 }
 
+/// What an SSE2 step found in a block of 8 units.
+enum Block {
+    /// All ASCII: already packed and stored.
+    Ascii,
+    /// All below U+0800: each unit's UTF-8 in its `u16` (lead in the low byte; an ASCII
+    /// unit as it is), and bit `2i` of the mask set where unit `i` is ASCII.
+    Below0800([u16; 8], u32),
+    /// Some unit needs three bytes.
+    Bmp([u16; 8]),
+}
+
 /// UTF-16 → UTF-8, 8 units per step, for blocks without surrogates (a block with one
 /// stops the loop: the scalar twin takes it). SSE2 has no byte shuffle to pack mixed
-/// lengths, so an all-ASCII block is packed (`packuswb`) and any other block is written
-/// unit by unit from a register spill, with no classification left to do but the length.
-/// Every store writes output bytes only: nothing past what it reports changes.
+/// lengths, so: an all-ASCII block is packed (`packuswb`); a block below U+0800 has its
+/// two-byte forms built in the vector and is stored one `u16` per unit, each store
+/// overlapping the next by the byte an ASCII unit does not use (no branch per unit; the
+/// one byte the last store may write past the output is saved and put back); any other
+/// block is written unit by unit. Nothing past what it reports changes.
 // Hot loop. Bounds: `read` advances by 16 while `read + 16 <= src.len()`; `written`
 // advances by at most 24 per step while `written + 24 <= dst.len()`, and a step writes
-// `dst[written..written + 24]` at most; so no index passes its slice's length and the sums
-// cannot overflow. `u >> 6` and `u >> 12` of a `u16` fit a byte after the masks.
+// within `dst[written..written + 24]` (a block below U+0800: at most 16 bytes plus the
+// restored one); so no index passes its slice's length and the sums cannot overflow.
+// `u >> 6` and `u >> 12` of a `u16` fit a byte after the masks.
 #[allow(
     clippy::arithmetic_side_effects,
     clippy::indexing_slicing,
@@ -51,52 +65,78 @@ pub(crate) fn bytes_to_units(src: &[u8], big_endian: bool, dst: &mut [u16]) -> (
 pub(crate) fn bytes_to_utf8(src: &[u8], big_endian: bool, dst: &mut [u8]) -> (usize, usize) {
     let (mut read, mut written) = (0, 0);
     while read + 16 <= src.len() && written + 24 <= dst.len() {
-        let mut units = [0u16; 8];
         // SAFETY: SSE2 is part of the x86-64 baseline; the load reads `src[read..read +
-        // 16]`, in bounds; the stores write `dst[written..written + 8]` (room checked)
-        // and the 16 bytes of `units`.
-        let ascii = unsafe {
+        // 16]`, in bounds; the store writes `dst[written..written + 8]` (room checked);
+        // the spills write the 16 bytes of local arrays.
+        let block = unsafe {
             let mut v = _mm_loadu_si128(src.as_ptr().add(read).cast());
             if big_endian {
                 v = _mm_or_si128(_mm_slli_epi16::<8>(v), _mm_srli_epi16::<8>(v));
             }
-            let above = _mm_and_si128(v, _mm_set1_epi16(0xFF80u16 as i16));
-            if _mm_movemask_epi8(_mm_cmpeq_epi16(above, _mm_setzero_si128())) == 0xFFFF {
+            let zero = _mm_setzero_si128();
+            let ascii = _mm_cmpeq_epi16(_mm_and_si128(v, _mm_set1_epi16(0xFF80u16 as i16)), zero);
+            let ascii_mask = _mm_movemask_epi8(ascii) as u32;
+            let top5 = _mm_and_si128(v, _mm_set1_epi16(0xF800u16 as i16));
+            if ascii_mask == 0xFFFF {
                 _mm_storel_epi64(dst.as_mut_ptr().add(written).cast(), _mm_packus_epi16(v, v));
-                true
+                Block::Ascii
+            } else if _mm_movemask_epi8(_mm_cmpeq_epi16(top5, _mm_set1_epi16(0xD800u16 as i16)))
+                != 0
+            {
+                break;
+            } else if _mm_movemask_epi8(_mm_cmpeq_epi16(top5, zero)) == 0xFFFF {
+                // 110xxxxx 10xxxxxx, lead in the low byte (`u >> 6` is at most 0x1F here).
+                let lead = _mm_or_si128(_mm_srli_epi16::<6>(v), _mm_set1_epi16(0xC0));
+                let trail =
+                    _mm_or_si128(_mm_and_si128(v, _mm_set1_epi16(0x3F)), _mm_set1_epi16(0x80));
+                let two = _mm_or_si128(lead, _mm_slli_epi16::<8>(trail));
+                let words = _mm_or_si128(_mm_and_si128(ascii, v), _mm_andnot_si128(ascii, two));
+                let mut spill = [0u16; 8];
+                _mm_storeu_si128(spill.as_mut_ptr().cast(), words);
+                Block::Below0800(spill, ascii_mask)
             } else {
-                let top5 = _mm_and_si128(v, _mm_set1_epi16(0xF800u16 as i16));
-                let surrogates = _mm_cmpeq_epi16(top5, _mm_set1_epi16(0xD800u16 as i16));
-                if _mm_movemask_epi8(surrogates) != 0 {
-                    break;
-                }
-                _mm_storeu_si128(units.as_mut_ptr().cast(), v);
-                false
+                let mut spill = [0u16; 8];
+                _mm_storeu_si128(spill.as_mut_ptr().cast(), v);
+                Block::Bmp(spill)
             }
         };
         read += 16;
-        if ascii {
-            written += 8;
-            continue;
-        }
-        let out = &mut dst[written..written + 24];
-        let mut n = 0;
-        for u in units {
-            if u < 0x80 {
-                out[n] = u as u8;
-                n += 1;
-            } else if u < 0x800 {
-                out[n] = 0xC0 | (u >> 6) as u8;
-                out[n + 1] = 0x80 | (u & 0x3F) as u8;
-                n += 2;
-            } else {
-                out[n] = 0xE0 | (u >> 12) as u8;
-                out[n + 1] = 0x80 | ((u >> 6) & 0x3F) as u8;
-                out[n + 2] = 0x80 | (u & 0x3F) as u8;
-                n += 3;
+        match block {
+            Block::Ascii => written += 8,
+            Block::Below0800(words, ascii_mask) => {
+                // Two bytes per unit, one less per ASCII unit.
+                let end = 16 - (ascii_mask & 0x5555).count_ones() as usize;
+                let out = &mut dst[written..written + 24];
+                let after = out[end];
+                let mut n = 0;
+                for (i, word) in words.into_iter().enumerate() {
+                    out[n..n + 2].copy_from_slice(&word.to_le_bytes());
+                    n += 2 - (ascii_mask >> (2 * i) & 1) as usize;
+                }
+                out[end] = after;
+                written += end;
+            }
+            Block::Bmp(units) => {
+                let out = &mut dst[written..written + 24];
+                let mut n = 0;
+                for u in units {
+                    if u < 0x80 {
+                        out[n] = u as u8;
+                        n += 1;
+                    } else if u < 0x800 {
+                        out[n] = 0xC0 | (u >> 6) as u8;
+                        out[n + 1] = 0x80 | (u & 0x3F) as u8;
+                        n += 2;
+                    } else {
+                        out[n] = 0xE0 | (u >> 12) as u8;
+                        out[n + 1] = 0x80 | ((u >> 6) & 0x3F) as u8;
+                        out[n + 2] = 0x80 | (u & 0x3F) as u8;
+                        n += 3;
+                    }
+                }
+                written += n;
             }
         }
-        written += n;
     }
     (read, written)
 }
