@@ -54,6 +54,30 @@ pub(crate) unsafe fn bytes_to_utf8(src: &[u8], big_endian: bool, dst: &mut [u8])
             unsafe { _mm_storeu_si128(d.add(written).cast(), _mm256_castsi256_si128(ordered)) };
             read += 32;
             written += 16;
+            // An ASCII run: 32 units per step while it lasts (one 32-byte store each).
+            while read + 64 <= src.len() && written + 32 <= dst.len() {
+                // SAFETY: `read + 64 <= src.len()`; the store writes `dst[written..written
+                // + 32]`, in bounds.
+                unsafe {
+                    let a = order(
+                        _mm256_loadu_si256(src.as_ptr().add(read).cast()),
+                        big_endian,
+                    );
+                    let b = order(
+                        _mm256_loadu_si256(src.as_ptr().add(read + 32).cast()),
+                        big_endian,
+                    );
+                    if _mm256_testz_si256(_mm256_or_si256(a, b), above_ascii) == 0 {
+                        break;
+                    }
+                    // Per lane: a's 8 bytes, b's 8 bytes; reordered to a0 a1 b0 b1.
+                    let packed = _mm256_packus_epi16(a, b);
+                    let ordered = _mm256_permute4x64_epi64::<0b11_01_10_00>(packed);
+                    _mm256_storeu_si256(d.add(written).cast(), ordered);
+                }
+                read += 64;
+                written += 32;
+            }
             continue;
         }
         let sur = _mm256_cmpeq_epi16(_mm256_and_si256(v, top5), surrogate);

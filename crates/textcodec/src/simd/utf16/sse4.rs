@@ -49,6 +49,24 @@ pub(crate) unsafe fn bytes_to_utf8(src: &[u8], big_endian: bool, dst: &mut [u8])
             unsafe { _mm_storel_epi64(d.add(written).cast(), _mm_packus_epi16(v, v)) };
             read += 16;
             written += 8;
+            // An ASCII run: 16 units per step while it lasts (one 16-byte store each).
+            while read + 32 <= src.len() && written + 16 <= dst.len() {
+                // SAFETY: `read + 32 <= src.len()`; the store writes `dst[written..written
+                // + 16]`, in bounds.
+                unsafe {
+                    let a = order(_mm_loadu_si128(src.as_ptr().add(read).cast()), big_endian);
+                    let b = order(
+                        _mm_loadu_si128(src.as_ptr().add(read + 16).cast()),
+                        big_endian,
+                    );
+                    if _mm_testz_si128(_mm_or_si128(a, b), above_ascii) == 0 {
+                        break;
+                    }
+                    _mm_storeu_si128(d.add(written).cast(), _mm_packus_epi16(a, b));
+                }
+                read += 32;
+                written += 16;
+            }
             continue;
         }
         if _mm_movemask_epi8(_mm_cmpeq_epi16(_mm_and_si128(v, top5), surrogate)) != 0 {

@@ -80,6 +80,12 @@ fn samples() -> Vec<Vec<u16>> {
         }
     }
     out.push(alloc::vec![0x41; 120]);
+    // Long ASCII runs of distinct units (the kernels' wide ASCII steps reorder lanes),
+    // then a two-byte character, then ASCII again.
+    let mut run: Vec<u16> = (0..150u16).map(|i| 0x20 + i % 95).collect();
+    run.push(0xE9);
+    run.extend((0..100u16).map(|i| 0x7E - i % 90));
+    out.push(run);
     out
 }
 
