@@ -7,8 +7,9 @@
 //!
 //! - by default, from a 64 KiB table built at compile time from the layout (one load, no
 //!   range checks: the decoders' pair loops and the AVX-512 gather kernel use it);
-//! - with the `compact` feature, from the layout itself at run time (two byte-table loads,
-//!   a multiply-add and the index load), so the five tables' 320 KiB are not linked.
+//! - with the `compact` feature, from the layout itself at run time (the lead's row start
+//!   and the trail's column from two small tables, added, then the index load), so the
+//!   five tables' 320 KiB are not linked.
 //!
 //! Both go through [`PairLayout::get`], which the tests check against the Standard's
 //! pointer arithmetic written out again.
@@ -26,17 +27,18 @@ enum Quirk {
     ShiftJisEudc,
 }
 
-/// No row or no column.
-const NONE: u8 = 0xFF;
+/// No row or no column: large enough that a pointer with it is past every index (the
+/// longest has 23940 entries), so one bounds check rejects both.
+const NONE: u16 = 0x8000;
 
 /// How a double-byte encoding's pairs address its flat index (see the module docs).
 pub(crate) struct PairLayout {
     index: &'static [u16],
-    row_len: usize,
-    /// `row_of[lead - 0x80]`: the lead's row, [`NONE`] if it is not a lead.
-    row_of: [u8; 128],
+    /// `row_start[lead - 0x80]`: the pointer of the lead's first pair, [`NONE`] if it is
+    /// not a lead.
+    row_start: [u16; 128],
     /// `column_of[trail]`: the trail's column, [`NONE`] if it is not a trail.
-    column_of: [u8; 256],
+    column_of: [u16; 256],
     quirk: Quirk,
 }
 
@@ -58,13 +60,13 @@ impl PairLayout {
         trails: &[(u8, u8)],
         quirk: Quirk,
     ) -> Self {
-        let mut row_of = [NONE; 128];
+        let mut row_start = [NONE; 128];
         let mut l = 0;
         while l < leads.len() {
             let (lo, hi, first_row) = leads[l];
             let mut lead = lo as usize;
             while lead <= hi as usize {
-                row_of[lead - 0x80] = (first_row + lead - lo as usize) as u8;
+                row_start[lead - 0x80] = ((first_row + lead - lo as usize) * row_len) as u16;
                 lead += 1;
             }
             l += 1;
@@ -76,7 +78,7 @@ impl PairLayout {
             let (lo, hi) = trails[t];
             let mut trail = lo as usize;
             while trail <= hi as usize {
-                column_of[trail] = column as u8;
+                column_of[trail] = column as u16;
                 column += 1;
                 trail += 1;
             }
@@ -84,8 +86,7 @@ impl PairLayout {
         }
         PairLayout {
             index,
-            row_len,
-            row_of,
+            row_start,
             column_of,
             quirk,
         }
@@ -93,10 +94,10 @@ impl PairLayout {
 
     /// The BMP code point of the pair `lead trail`, 0 if it is not a valid pair (not a lead
     /// and a trail, no index entry, or a Big5 plane-2 entry).
-    // Bounds: `lead - 0x80 < 128` and `trail < 256` index the maps; a row below 255 times
-    // a row length below 200 plus a column cannot overflow; the pointer is checked
-    // against the index and the astral bit words before they are read. The EUDC code
-    // point is at most 0xE000 + 1879.
+    // Bounds: `lead - 0x80` is checked against the 128 rows, `trail < 256` indexes the
+    // columns; a row start (below 0x8000) plus a column (at most 0x8000) fits `usize`;
+    // the pointer is checked against the index and the astral bit words before they are
+    // read. The EUDC code point is at most 0xE000 + 1879.
     #[inline(always)]
     #[allow(
         clippy::indexing_slicing,
@@ -104,33 +105,29 @@ impl PairLayout {
         clippy::cast_possible_truncation
     )]
     pub(crate) const fn get(&self, lead: u8, trail: u8) -> u16 {
-        if lead < 0x80 {
-            return 0;
-        }
-        let (row, column) = (
-            self.row_of[(lead - 0x80) as usize],
-            self.column_of[trail as usize],
-        );
-        if row == NONE || column == NONE {
-            return 0;
-        }
-        let pointer = row as usize * self.row_len + column as usize;
-        match self.quirk {
-            Quirk::ShiftJisEudc if pointer >= 8836 && pointer <= 10715 => {
-                return (0xE000 - 8836 + pointer) as u16;
-            }
-            Quirk::Big5Plane2 => {
-                let astral = &generated::big5::BIG5_DECODE_ASTRAL;
-                if pointer / 32 < astral.len() && astral[pointer / 32] >> (pointer % 32) & 1 == 1 {
-                    return 0;
-                }
-            }
-            _ => {}
-        }
-        if pointer < self.index.len() {
+        let row = lead.wrapping_sub(0x80) as usize;
+        let start = if row < 128 { self.row_start[row] } else { NONE };
+        // NONE in either puts the pointer past the index.
+        let pointer = start as usize + self.column_of[trail as usize] as usize;
+        let code_point = if pointer < self.index.len() {
             self.index[pointer]
         } else {
             0
+        };
+        match self.quirk {
+            // Those pointers have no index entry (the tests would see it if one had).
+            Quirk::ShiftJisEudc if code_point == 0 && pointer >= 8836 && pointer <= 10715 => {
+                (0xE000 - 8836 + pointer) as u16
+            }
+            Quirk::Big5Plane2 if code_point != 0 => {
+                let astral = &generated::big5::BIG5_DECODE_ASTRAL;
+                if pointer / 32 < astral.len() && astral[pointer / 32] >> (pointer % 32) & 1 == 1 {
+                    0
+                } else {
+                    code_point
+                }
+            }
+            _ => code_point,
         }
     }
 
