@@ -102,6 +102,26 @@ fn check(kernel: KernelChoice, scalar: KernelChoice, bytes: &[u8], units: &[u16]
         "{name} utf8 valid_prefix_len"
     );
 
+    // The one-pass kernels: a valid prefix (the scalar/SSE2 pass: exactly up to the first
+    // error when there is room), converted exactly.
+    for kc in [scalar, kernel] {
+        let (read, units) = run(
+            &format!("{} utf8_validate_to_utf16", kc.name()),
+            room,
+            0xEEEEu16,
+            |d| k::utf8_validate_to_utf16(kc, bytes, d),
+        );
+        assert!(read <= valid, "{} validate_to_utf16 read past the valid prefix", kc.name());
+        let model: Vec<u16> = std::str::from_utf8(&bytes[..read])
+            .expect("a valid prefix")
+            .encode_utf16()
+            .collect();
+        assert_eq!(units, model, "{} validate_to_utf16", kc.name());
+        if kc.is_scalar() && room >= 2 * bytes.len() {
+            assert_eq!(read, valid, "scalar validate_to_utf16 stopped early");
+        }
+    }
+
     let text = std::str::from_utf8(&bytes[..valid]).expect("valid prefix");
     let to16 = |kc: KernelChoice| {
         run(

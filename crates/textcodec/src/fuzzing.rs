@@ -58,6 +58,12 @@ pub fn utf8_valid_prefix_len(k: KernelChoice, src: &[u8]) -> usize {
     utf8::valid_prefix_len_with(k.0, src)
 }
 
+/// One-pass validate-and-convert (`simd::utf8::validate_to_utf16_with`): a valid prefix of
+/// `src` (possibly short of the longest), converted. Returns (bytes read, units written).
+pub fn utf8_validate_to_utf16(k: KernelChoice, src: &[u8], dst: &mut [u16]) -> (usize, usize) {
+    utf8::validate_to_utf16_with(k.0, src, dst)
+}
+
 /// UTF-8 → UTF-16, whole characters, as far as `dst` has room: (bytes read, units written).
 pub fn utf8_to_utf16(k: KernelChoice, src: &str, dst: &mut [u16]) -> (usize, usize) {
     utf8::to_utf16_with(k.0, src, dst)
