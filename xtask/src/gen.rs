@@ -1,8 +1,10 @@
 //! The table generator: reads the Standard's index files and writes Rust source.
 //!
 //! Every decode table is laid out for its direction (pointer → code point, a flat array)
-//! and every encode table for the other (code point → pointer, a two-level page table
-//! for direct lookup), as the Standard's note on "two indexes per encoding" suggests.
+//! and every encode table for the other (code point → pointer: the pointers in code point
+//! order with a bitmap per block of 64 code points, for rank lookups; the default build
+//! expands them into direct-lookup pages at compile time), as the Standard's note on "two
+//! indexes per encoding" suggests.
 //! The encode tables already apply the Standard's pointer rules (first pointer; index
 //! Shift_JIS pointer; index Big5 pointer), so the library never searches an index.
 
@@ -96,57 +98,116 @@ fn hex4(v: u16) -> String {
     format!("0x{v:04X}")
 }
 
-/// A two-level code point → u16 table with 64-entry pages; page 0 is all `empty`.
-fn paged_u16(map: &BTreeMap<u32, u16>, empty: u16) -> (Vec<u16>, Vec<[u16; 64]>) {
+/// A code point → pointer map laid out for rank lookups: the code points in blocks of 64
+/// (`cp >> 6`), each non-empty block numbered from 1 (`block_of`, 0 = empty), with a
+/// bitmap of the code points it holds (`present`) and the position of its first one
+/// (`first`) in `pointers`, which lists the pointers in code point order. Block 0 is the
+/// empty block.
+struct RankLayout {
+    block_of: Vec<u16>,
+    present: Vec<u64>,
+    first: Vec<u16>,
+    pointers: Vec<u16>,
+}
+
+fn rank_layout(map: &BTreeMap<u32, u16>) -> RankLayout {
     let max = map.keys().next_back().copied().unwrap_or(0);
-    let page_count = (max >> 6) as usize + 1;
-    let mut page_of = vec![0u16; page_count];
-    let mut pages: Vec<[u16; 64]> = vec![[empty; 64]];
-    for (&cp, &value) in map {
-        let p = (cp >> 6) as usize;
-        if page_of[p] == 0 {
-            pages.push([empty; 64]);
-            page_of[p] = (pages.len() - 1) as u16;
+    let mut layout = RankLayout {
+        block_of: vec![0u16; (max >> 6) as usize + 1],
+        present: vec![0],
+        first: vec![0],
+        pointers: Vec::with_capacity(map.len()),
+    };
+    // The map iterates in code point order, so blocks are numbered and filled in order.
+    for (&cp, &pointer) in map {
+        let b = (cp >> 6) as usize;
+        if layout.block_of[b] == 0 {
+            layout.block_of[b] = u16::try_from(layout.present.len()).expect("blocks fit u16");
+            layout.present.push(0);
+            layout
+                .first
+                .push(u16::try_from(layout.pointers.len()).expect("entries fit u16"));
         }
-        pages[page_of[p] as usize][(cp & 63) as usize] = value;
+        let block = usize::from(layout.block_of[b]);
+        layout.present[block] |= 1 << (cp & 63);
+        layout.pointers.push(pointer);
     }
-    (page_of, pages)
+    layout
 }
 
 fn write_encode_table(out: &mut String, ident: &str, doc: &str, map: &BTreeMap<u32, u16>) {
-    let (page_of, pages) = paged_u16(map, u16::MAX);
+    let layout = rank_layout(map);
     let _ = writeln!(out, "/// {doc}");
     let _ = writeln!(
         out,
-        "/// Code point → pointer, `u16::MAX` where the code point has none ({} entries).",
-        map.len()
+        "/// Code point → pointer ({} entries in {} blocks of 64 code points; see `RankTable`).",
+        map.len(),
+        layout.present.len() - 1
+    );
+    let _ = writeln!(out, "pub(crate) static {ident}: RankTable = RankTable {{");
+    let _ = writeln!(out, "    block_of: &{ident}_BLOCK_OF,");
+    let _ = writeln!(out, "    present: &{ident}_PRESENT,");
+    let _ = writeln!(out, "    first: &{ident}_FIRST,");
+    let _ = writeln!(out, "    pointers: &{ident}_POINTERS,");
+    let _ = writeln!(
+        out,
+        "}};
+"
     );
     let _ = writeln!(
         out,
-        "pub(crate) static {ident}: EncodeTable = EncodeTable {{"
+        "/// The number of blocks of {ident} (the empty block 0 included)."
     );
-    let _ = writeln!(out, "    page_of: &{ident}_PAGE_OF,");
-    let _ = writeln!(out, "    pages: &{ident}_PAGES,");
-    let _ = writeln!(out, "}};\n");
-    let _ = writeln!(out, "static {ident}_PAGE_OF: [u16; {}] = [", page_of.len());
-    push_array(out, &page_of, 16, |v| v.to_string());
-    let _ = writeln!(out, "];\n");
     let _ = writeln!(
         out,
-        "static {ident}_PAGES: [[u16; 64]; {}] = [",
-        pages.len()
+        "pub(crate) const {ident}_BLOCKS: usize = {};
+",
+        layout.present.len()
     );
-    for page in &pages {
-        out.push_str("    [\n");
-        for chunk in page.chunks(16) {
-            out.push_str("        ");
-            let row: Vec<String> = chunk.iter().map(|&v| v.to_string()).collect();
-            out.push_str(&row.join(", "));
-            out.push_str(",\n");
-        }
-        out.push_str("    ],\n");
-    }
-    let _ = writeln!(out, "];\n");
+    let _ = writeln!(
+        out,
+        "static {ident}_BLOCK_OF: [u16; {}] = [",
+        layout.block_of.len()
+    );
+    push_array(out, &layout.block_of, 16, |v| v.to_string());
+    let _ = writeln!(
+        out,
+        "];
+"
+    );
+    let _ = writeln!(
+        out,
+        "static {ident}_PRESENT: [u64; {}] = [",
+        layout.present.len()
+    );
+    push_array(out, &layout.present, 4, |v| format!("0x{v:016X}"));
+    let _ = writeln!(
+        out,
+        "];
+"
+    );
+    let _ = writeln!(
+        out,
+        "static {ident}_FIRST: [u16; {}] = [",
+        layout.first.len()
+    );
+    push_array(out, &layout.first, 16, |v| v.to_string());
+    let _ = writeln!(
+        out,
+        "];
+"
+    );
+    let _ = writeln!(
+        out,
+        "static {ident}_POINTERS: [u16; {}] = [",
+        layout.pointers.len()
+    );
+    push_array(out, &layout.pointers, 16, |v| v.to_string());
+    let _ = writeln!(
+        out,
+        "];
+"
+    );
 }
 
 fn write_decode_u16(out: &mut String, ident: &str, doc: &str, idx: &Index, len: u32) {
@@ -291,7 +352,7 @@ fn gen_jis(spec: &Path) -> Result<(String, String), String> {
         "//! index jis0208 (#indexes) for the EUC-JP, ISO-2022-JP and Shift_JIS codecs, and\n",
     );
     a.push_str("//! index ISO-2022-JP katakana for the ISO-2022-JP encoder.\n\n");
-    a.push_str("use crate::index::EncodeTable;\n\n");
+    a.push_str("use crate::index::RankTable;\n\n");
     let len = jis0208.entries.keys().next_back().copied().unwrap_or(0) + 1;
     write_decode_u16(
         &mut a,
@@ -346,7 +407,7 @@ fn gen_euc_kr(spec: &Path) -> Result<String, String> {
     let idx = parse_index(spec, "euc-kr")?;
     let mut out = header(&[&idx], "");
     out.push_str("//! index EUC-KR (#indexes).\n\n");
-    out.push_str("use crate::index::EncodeTable;\n\n");
+    out.push_str("use crate::index::RankTable;\n\n");
     let len = idx.entries.keys().next_back().copied().unwrap_or(0) + 1;
     write_decode_u16(
         &mut out,
@@ -370,7 +431,7 @@ fn gen_gb18030(spec: &Path) -> Result<String, String> {
     let ranges = parse_index(spec, "gb18030-ranges")?;
     let mut out = header(&[&idx, &ranges], "");
     out.push_str("//! index gb18030 and index gb18030 ranges (#indexes).\n\n");
-    out.push_str("use crate::index::EncodeTable;\n\n");
+    out.push_str("use crate::index::RankTable;\n\n");
     let len = idx.entries.keys().next_back().copied().unwrap_or(0) + 1;
     write_decode_u16(
         &mut out,
@@ -431,7 +492,7 @@ fn gen_big5(spec: &Path) -> Result<String, String> {
     out.push_str(
         "//! decode table stores the low 16 bits plus one bit per pointer for \"add 0x20000\".\n\n",
     );
-    out.push_str("use crate::index::EncodeTable;\n\n");
+    out.push_str("use crate::index::RankTable;\n\n");
     let len = idx.entries.keys().next_back().copied().unwrap_or(0) + 1;
     let mut low = vec![0u16; len as usize];
     let mut astral = vec![0u32; (len as usize).div_ceil(32)];

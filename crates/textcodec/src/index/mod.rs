@@ -2,9 +2,10 @@
 //!
 //! Typed, safe lookups into the generated index tables. Each index exists twice, laid out
 //! for its direction: decoding reads a flat pointer → code point array; encoding reads a
-//! two-level code point → pointer page table in which the Standard's pointer rules (first
-//! pointer, *index Shift_JIS pointer*, *index Big5 pointer*) are already applied by the
-//! generator (`cargo xtask gen`).
+//! code point → pointer map in which the Standard's pointer rules (first pointer, *index
+//! Shift_JIS pointer*, *index Big5 pointer*) are already applied by the generator (`cargo
+//! xtask gen`): a [`RankTable`] as generated (`compact`), or the direct-lookup pages the
+//! default build expands from it at compile time.
 #![deny(
     clippy::unwrap_used,
     clippy::expect_used,
@@ -14,6 +15,8 @@
 )]
 
 #[rustfmt::skip]
+// The compact build does not expand the encode pages, so it needs no block counts.
+#[cfg_attr(feature = "compact", allow(dead_code))]
 mod generated {
     pub(crate) mod big5;
     pub(crate) mod euc_kr;
@@ -92,12 +95,71 @@ impl SingleByteIndex {
     }
 }
 
-/// A code point → pointer table: `pages[page_of[cp >> 6]][cp & 63]`, `u16::MAX` for none.
-pub(crate) struct EncodeTable {
-    pub(crate) page_of: &'static [u16],
-    pub(crate) pages: &'static [[u16; 64]],
+/// A code point → pointer map for rank lookups (generated): the code points in blocks of
+/// 64, block `block_of[cp >> 6]` (0 = empty) holding the code points whose bits are set in
+/// `present[block]`; their pointers are listed in code point order in `pointers`, the
+/// block's first at `first[block]`. About two bytes per entry: the compact build looks up
+/// through it; the default build expands it into [`EncodeTable`] pages at compile time.
+pub(crate) struct RankTable {
+    pub(crate) block_of: &'static [u16],
+    pub(crate) present: &'static [u64],
+    pub(crate) first: &'static [u16],
+    pub(crate) pointers: &'static [u16],
 }
 
+impl RankTable {
+    /// The pointer the Standard picks for `code_point` in this table's index, or `None`:
+    /// the code point's rank among its block's, past the block's first.
+    #[cfg_attr(not(feature = "compact"), allow(dead_code))]
+    #[inline(always)]
+    pub(crate) fn pointer(&self, code_point: u32) -> Option<u16> {
+        let block = usize::from(*self.block_of.get((code_point >> 6) as usize)?);
+        let bits = *self.present.get(block)?;
+        let bit = 1u64 << (code_point & 63);
+        if bits & bit == 0 {
+            return None;
+        }
+        // `bits & (bit - 1)`: the block's code points below this one (`bit` is not 0).
+        let rank = (bits & bit.wrapping_sub(1)).count_ones() as usize;
+        let first = usize::from(*self.first.get(block)?);
+        self.pointers.get(first.checked_add(rank)?).copied()
+    }
+
+    /// The direct-lookup pages: page `b` maps `cp & 63` to the pointer of the code point
+    /// in block `b`, `u16::MAX` where it has none (`N` = the number of blocks).
+    // Bounds: `b < N` = the number of blocks = the lengths of `present` and `first` (the
+    // generator's `_BLOCKS` constant); `first[b] + rank` is within `pointers` (the
+    // generator numbered them so); `k < 64`.
+    #[cfg(not(feature = "compact"))]
+    #[allow(clippy::indexing_slicing, clippy::arithmetic_side_effects)]
+    const fn pages<const N: usize>(&self) -> [[u16; 64]; N] {
+        let mut pages = [[u16::MAX; 64]; N];
+        let mut b = 0;
+        while b < N {
+            let mut next = self.first[b] as usize;
+            let mut k = 0;
+            while k < 64 {
+                if self.present[b] >> k & 1 == 1 {
+                    pages[b][k] = self.pointers[next];
+                    next += 1;
+                }
+                k += 1;
+            }
+            b += 1;
+        }
+        pages
+    }
+}
+
+/// A code point → pointer table: `pages[page_of[cp >> 6]][cp & 63]`, `u16::MAX` for none
+/// (the default build's: one more load than a rank lookup saves, for 128 bytes a block).
+#[cfg(not(feature = "compact"))]
+pub(crate) struct EncodeTable {
+    page_of: &'static [u16],
+    pages: &'static [[u16; 64]],
+}
+
+#[cfg(not(feature = "compact"))]
 impl EncodeTable {
     /// The pointer the Standard picks for `code_point` in this table's index, or `None`.
     #[inline(always)]
@@ -112,6 +174,35 @@ impl EncodeTable {
         } else {
             Some(pointer)
         }
+    }
+}
+
+/// The encode tables as the build looks them up: direct pages expanded at compile time
+/// from the generated rank tables (default), or the rank tables themselves (`compact`).
+mod encode {
+    use super::generated::{big5, euc_kr, gb18030, jis0208};
+
+    #[cfg(not(feature = "compact"))]
+    macro_rules! tables {
+        ($($name:ident = $module:ident :: $rank:ident, $blocks:ident;)*) => {$(
+            pub(crate) static $name: super::EncodeTable = {
+                static PAGES: [[u16; 64]; $module::$blocks] = $module::$rank.pages();
+                super::EncodeTable { page_of: $module::$rank.block_of, pages: &PAGES }
+            };
+        )*};
+    }
+    #[cfg(feature = "compact")]
+    macro_rules! tables {
+        ($($name:ident = $module:ident :: $rank:ident, $blocks:ident;)*) => {$(
+            pub(crate) use $module::$rank as $name;
+        )*};
+    }
+    tables! {
+        JIS0208 = jis0208::JIS0208_ENCODE, JIS0208_ENCODE_BLOCKS;
+        SHIFT_JIS = jis0208::SHIFT_JIS_ENCODE, SHIFT_JIS_ENCODE_BLOCKS;
+        EUC_KR = euc_kr::EUC_KR_ENCODE, EUC_KR_ENCODE_BLOCKS;
+        GB18030 = gb18030::GB18030_ENCODE, GB18030_ENCODE_BLOCKS;
+        BIG5 = big5::BIG5_ENCODE, BIG5_ENCODE_BLOCKS;
     }
 }
 
@@ -132,13 +223,13 @@ pub(crate) fn jis0208_code_point(pointer: usize) -> Option<u16> {
 /// *index pointer* in index jis0208 (EUC-JP and ISO-2022-JP encoders).
 #[inline(always)]
 pub(crate) fn jis0208_pointer(code_point: u32) -> Option<u16> {
-    generated::jis0208::JIS0208_ENCODE.pointer(code_point)
+    encode::JIS0208.pointer(code_point)
 }
 
 /// *index Shift_JIS pointer* (#index-shift_jis-pointer).
 #[inline(always)]
 pub(crate) fn shift_jis_pointer(code_point: u32) -> Option<u16> {
-    generated::jis0208::SHIFT_JIS_ENCODE.pointer(code_point)
+    encode::SHIFT_JIS.pointer(code_point)
 }
 
 /// *index code point* in index jis0212 (EUC-JP decoder only).
@@ -162,7 +253,7 @@ pub(crate) fn euc_kr_code_point(pointer: usize) -> Option<u16> {
 /// *index pointer* in index EUC-KR.
 #[inline(always)]
 pub(crate) fn euc_kr_pointer(code_point: u32) -> Option<u16> {
-    generated::euc_kr::EUC_KR_ENCODE.pointer(code_point)
+    encode::EUC_KR.pointer(code_point)
 }
 
 /// *index code point* in index gb18030.
@@ -174,7 +265,7 @@ pub(crate) fn gb18030_code_point(pointer: usize) -> Option<u16> {
 /// *index pointer* in index gb18030.
 #[inline(always)]
 pub(crate) fn gb18030_pointer(code_point: u32) -> Option<u16> {
-    generated::gb18030::GB18030_ENCODE.pointer(code_point)
+    encode::GB18030.pointer(code_point)
 }
 
 /// <https://encoding.spec.whatwg.org/#index-gb18030-ranges-code-point>
@@ -241,7 +332,7 @@ pub(crate) fn big5_code_point(pointer: usize) -> Option<u32> {
 /// *index Big5 pointer* (#index-big5-pointer).
 #[inline(always)]
 pub(crate) fn big5_pointer(code_point: u32) -> Option<u16> {
-    generated::big5::BIG5_ENCODE.pointer(code_point)
+    encode::BIG5.pointer(code_point)
 }
 
 /// Every pointer of a decode table with its code point, for the exhaustive tests.
