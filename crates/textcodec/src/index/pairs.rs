@@ -199,7 +199,7 @@ impl PairTable {
     }
 
     /// The rows (see the field's docs): the AVX-512 kernel gathers from them.
-    #[cfg(not(feature = "compact"))]
+    #[cfg(all(target_arch = "x86_64", not(feature = "compact")))]
     pub(crate) fn rows(&self) -> &[[u16; 256]; 128] {
         &self.rows
     }
