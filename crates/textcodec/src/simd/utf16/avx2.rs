@@ -84,13 +84,8 @@ pub(crate) unsafe fn bytes_to_utf8(src: &[u8], big_endian: bool, dst: &mut [u8])
         if _mm256_testz_si256(sur, sur) == 0 {
             break;
         }
-        let small = _mm256_cmpeq_epi16(_mm256_and_si256(v, top5), _mm256_setzero_si256());
         written = if _mm256_testz_si256(v, top5) != 0 {
             unsafe { store_exact(d, written, &[below_0800(v)]) }
-        } else if _mm256_testz_si256(small, small) != 0 {
-            // All three bytes long (CJK text): a fixed layout, 48 bytes.
-            unsafe { three_byte_16(v, d.add(written)) };
-            written + 48
         } else {
             let low = _mm256_cvtepu16_epi32(_mm256_castsi256_si128(v));
             let high = _mm256_cvtepu16_epi32(_mm256_extracti128_si256::<1>(v));
@@ -99,43 +94,6 @@ pub(crate) unsafe fn bytes_to_utf8(src: &[u8], big_endian: bool, dst: &mut [u8])
         read += 32;
     }
     (read, written)
-}
-
-/// Stores the UTF-8 of 16 units that are all three bytes long (U+0800 and up, no
-/// surrogates): exactly 48 bytes from `d`. Each half's 8 units give 24 bytes, spread from
-/// the lanes' lead/middle and last bytes by fixed `pshufb` patterns.
-///
-/// # Safety
-/// The CPU must support AVX2; `d .. d + 48` must be valid for writes.
-#[target_feature(enable = "avx2")]
-#[inline]
-unsafe fn three_byte_16(v: __m256i, d: *mut u8) {
-    const LOW: ([u8; 16], [u8; 16]) = super::pack::three_byte_spread(0);
-    const HIGH: ([u8; 16], [u8; 16]) = super::pack::three_byte_spread(16);
-    let six = _mm256_set1_epi16(0x3F);
-    let cont = _mm256_set1_epi16(0x80);
-    let lead = _mm256_or_si256(_mm256_srli_epi16::<12>(v), _mm256_set1_epi16(0xE0));
-    let middle = _mm256_or_si256(_mm256_and_si256(_mm256_srli_epi16::<6>(v), six), cont);
-    let x = _mm256_or_si256(lead, _mm256_slli_epi16::<8>(middle));
-    let y = _mm256_or_si256(_mm256_and_si256(v, six), cont);
-    // SAFETY: the patterns are 16 readable bytes each.
-    let pattern =
-        |p: &[u8; 16]| unsafe { _mm256_broadcastsi128_si256(_mm_loadu_si128(p.as_ptr().cast())) };
-    let first = _mm256_or_si256(
-        _mm256_shuffle_epi8(x, pattern(&LOW.0)),
-        _mm256_shuffle_epi8(y, pattern(&LOW.1)),
-    );
-    let rest = _mm256_or_si256(
-        _mm256_shuffle_epi8(x, pattern(&HIGH.0)),
-        _mm256_shuffle_epi8(y, pattern(&HIGH.1)),
-    );
-    // SAFETY: the caller guarantees `d .. d + 48`: 16 + 8 bytes per half.
-    unsafe {
-        _mm_storeu_si128(d.cast(), _mm256_castsi256_si128(first));
-        _mm_storel_epi64(d.add(16).cast(), _mm256_castsi256_si128(rest));
-        _mm_storeu_si128(d.add(24).cast(), _mm256_extracti128_si256::<1>(first));
-        _mm_storel_epi64(d.add(40).cast(), _mm256_extracti128_si256::<1>(rest));
-    }
 }
 
 /// UTF-8 bytes packed in the two halves of a register, and how many of each half count.

@@ -71,27 +71,3 @@ pub(super) fn two_byte_len(one_byte_mask: u32) -> usize {
 pub(super) fn three_byte_len(index: u32) -> usize {
     4usize.saturating_add((index & 0xFF).count_ones() as usize)
 }
-
-/// For 8 units that are all three bytes long, built as `X` (lead and middle byte in each
-/// 16-bit lane) and `Y` (last byte in the low byte of each lane): the `pshufb` indexes
-/// into `X` and into `Y` of output bytes `first .. first + 16` of the 24 (output byte `j`
-/// is part `j % 3` of unit `j / 3`); 0x80 where the other source, or nothing, gives it.
-// Bounds: evaluated at compile time; `j < 16`, and indexes are below 16 (unit k < 8).
-#[allow(clippy::indexing_slicing, clippy::arithmetic_side_effects)]
-pub(super) const fn three_byte_spread(first: usize) -> ([u8; 16], [u8; 16]) {
-    let (mut x, mut y) = ([0x80u8; 16], [0x80u8; 16]);
-    let mut j = 0;
-    while j < 16 {
-        let out = first + j;
-        if out < 24 {
-            let k = (out / 3) as u8;
-            match out % 3 {
-                0 => x[j] = 2 * k,
-                1 => x[j] = 2 * k + 1,
-                _ => y[j] = 2 * k,
-            }
-        }
-        j += 1;
-    }
-    (x, y)
-}

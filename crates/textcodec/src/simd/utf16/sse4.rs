@@ -72,13 +72,8 @@ pub(crate) unsafe fn bytes_to_utf8(src: &[u8], big_endian: bool, dst: &mut [u8])
         if _mm_movemask_epi8(_mm_cmpeq_epi16(_mm_and_si128(v, top5), surrogate)) != 0 {
             break;
         }
-        let small = _mm_cmpeq_epi16(_mm_and_si128(v, top5), _mm_setzero_si128());
         written = if _mm_testz_si128(v, top5) != 0 {
             unsafe { store_exact(d, written, &[below_0800(v)]) }
-        } else if _mm_testz_si128(small, small) != 0 {
-            // All three bytes long (CJK text): a fixed layout, 24 bytes.
-            unsafe { three_byte_8(v, d.add(written)) };
-            written + 24
         } else {
             let low = bmp_4(_mm_cvtepu16_epi32(v));
             let high = bmp_4(_mm_cvtepu16_epi32(_mm_srli_si128::<8>(v)));
@@ -87,40 +82,6 @@ pub(crate) unsafe fn bytes_to_utf8(src: &[u8], big_endian: bool, dst: &mut [u8])
         read += 16;
     }
     (read, written)
-}
-
-/// Stores the UTF-8 of 8 units that are all three bytes long (U+0800 and up, no
-/// surrogates): exactly 24 bytes from `d`, spread from the lanes' lead/middle and last
-/// bytes by fixed `pshufb` patterns (the AVX2 kernel's, one half).
-///
-/// # Safety
-/// The CPU must support SSSE3; `d .. d + 24` must be valid for writes.
-#[target_feature(enable = "ssse3")]
-#[inline]
-unsafe fn three_byte_8(v: __m128i, d: *mut u8) {
-    const LOW: ([u8; 16], [u8; 16]) = super::pack::three_byte_spread(0);
-    const HIGH: ([u8; 16], [u8; 16]) = super::pack::three_byte_spread(16);
-    let six = _mm_set1_epi16(0x3F);
-    let cont = _mm_set1_epi16(0x80);
-    let lead = _mm_or_si128(_mm_srli_epi16::<12>(v), _mm_set1_epi16(0xE0));
-    let middle = _mm_or_si128(_mm_and_si128(_mm_srli_epi16::<6>(v), six), cont);
-    let x = _mm_or_si128(lead, _mm_slli_epi16::<8>(middle));
-    let y = _mm_or_si128(_mm_and_si128(v, six), cont);
-    // SAFETY: the patterns are 16 readable bytes each.
-    let pattern = |p: &[u8; 16]| unsafe { _mm_loadu_si128(p.as_ptr().cast()) };
-    let first = _mm_or_si128(
-        _mm_shuffle_epi8(x, pattern(&LOW.0)),
-        _mm_shuffle_epi8(y, pattern(&LOW.1)),
-    );
-    let rest = _mm_or_si128(
-        _mm_shuffle_epi8(x, pattern(&HIGH.0)),
-        _mm_shuffle_epi8(y, pattern(&HIGH.1)),
-    );
-    // SAFETY: the caller guarantees `d .. d + 24`.
-    unsafe {
-        _mm_storeu_si128(d.cast(), first);
-        _mm_storel_epi64(d.add(16).cast(), rest);
-    }
 }
 
 /// UTF-8 bytes packed at the start of a register, and how many count.
