@@ -149,65 +149,63 @@ fn write_encode_table(out: &mut String, ident: &str, doc: &str, map: &BTreeMap<u
     let _ = writeln!(out, "    present: &{ident}_PRESENT,");
     let _ = writeln!(out, "    first: &{ident}_FIRST,");
     let _ = writeln!(out, "    pointers: &{ident}_POINTERS,");
-    let _ = writeln!(
-        out,
-        "}};
-"
-    );
+    out.push_str("};\n\n");
     let _ = writeln!(
         out,
         "/// The number of blocks of {ident} (the empty block 0 included)."
     );
     let _ = writeln!(
         out,
-        "pub(crate) const {ident}_BLOCKS: usize = {};
-",
+        "pub(crate) const {ident}_BLOCKS: usize = {};\n",
         layout.present.len()
     );
-    let _ = writeln!(
+    let decimal = |v: u16| v.to_string();
+    write_static_array(
         out,
-        "static {ident}_BLOCK_OF: [u16; {}] = [",
-        layout.block_of.len()
+        &format!("{ident}_BLOCK_OF"),
+        "u16",
+        &layout.block_of,
+        16,
+        decimal,
     );
-    push_array(out, &layout.block_of, 16, |v| v.to_string());
-    let _ = writeln!(
+    write_static_array(
         out,
-        "];
-"
+        &format!("{ident}_PRESENT"),
+        "u64",
+        &layout.present,
+        4,
+        |v| format!("0x{v:016X}"),
     );
-    let _ = writeln!(
+    write_static_array(
         out,
-        "static {ident}_PRESENT: [u64; {}] = [",
-        layout.present.len()
+        &format!("{ident}_FIRST"),
+        "u16",
+        &layout.first,
+        16,
+        decimal,
     );
-    push_array(out, &layout.present, 4, |v| format!("0x{v:016X}"));
-    let _ = writeln!(
+    write_static_array(
         out,
-        "];
-"
+        &format!("{ident}_POINTERS"),
+        "u16",
+        &layout.pointers,
+        16,
+        decimal,
     );
-    let _ = writeln!(
-        out,
-        "static {ident}_FIRST: [u16; {}] = [",
-        layout.first.len()
-    );
-    push_array(out, &layout.first, 16, |v| v.to_string());
-    let _ = writeln!(
-        out,
-        "];
-"
-    );
-    let _ = writeln!(
-        out,
-        "static {ident}_POINTERS: [u16; {}] = [",
-        layout.pointers.len()
-    );
-    push_array(out, &layout.pointers, 16, |v| v.to_string());
-    let _ = writeln!(
-        out,
-        "];
-"
-    );
+}
+
+/// `static NAME: [TY; N] = [ … ];` and a blank line.
+fn write_static_array<T: Copy>(
+    out: &mut String,
+    name: &str,
+    ty: &str,
+    values: &[T],
+    per_line: usize,
+    fmt: impl Fn(T) -> String,
+) {
+    let _ = writeln!(out, "static {name}: [{ty}; {}] = [", values.len());
+    push_array(out, values, per_line, fmt);
+    out.push_str("];\n\n");
 }
 
 fn write_decode_u16(out: &mut String, ident: &str, doc: &str, idx: &Index, len: u32) {
