@@ -1,4 +1,4 @@
-//! Support code for textcodec's benchmark harness (`benches/codecs.rs`): the corpus plan
+//! Support code for textcodec's benchmark harness (`benches/codecs/main.rs` and its sections): the corpus plan
 //! (which legacy encodings each language is encoded into), timing, statistics and
 //! markdown output. The peers (encoding_rs, simdutf8) are dev-dependencies used only by the
 //! bench target, so `cargo test` neither builds nor runs the benchmark.

@@ -13,6 +13,9 @@
 //! `--samples N` (default 11), `--sample-ms MS` (default 25), `--quick` (3 × 5 ms),
 //! `--wall-clock` (time with `Instant` instead of the thread's CPU time).
 
+mod grow;
+mod labels;
+
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
 use std::hint::black_box;
@@ -94,7 +97,7 @@ fn parse_args() -> Options {
                 options.timing.samples = 3;
                 options.timing.sample_time = Duration::from_millis(5);
             }
-            other => panic!("unknown argument {other:?} (see benches/benches/codecs.rs)"),
+            other => panic!("unknown argument {other:?} (see benches/benches/codecs/main.rs)"),
         }
     }
     options
@@ -678,236 +681,6 @@ fn bench_ascii(ascii: &str, filter: &dyn Fn(&str) -> bool, timing: Timing) -> Ve
     rows
 }
 
-/// The growing APIs (`decode_to_string`, `decode_to_utf16_vec`, `encode_from_utf8_to_vec`)
-/// against the same conversion into a buffer sized up front, on one input per family.
-/// Both reuse their output across iterations (the `String`/`Vec` is cleared, not freed),
-/// so the difference is what growing costs: sizing, chunking and initialising the space.
-fn bench_grow(cases: &[Case], timing: Timing, out: &mut String) {
-    const PICKS: &[(&str, &str)] = &[
-        ("UTF-16LE", "ru.text"),
-        ("UTF-16LE", "ja.text"),
-        ("UTF-16LE", "en.text"),
-        ("UTF-8", "ja.text"),
-        ("UTF-8", "fr.text"),
-        ("windows-1251", "ru.text"),
-        ("windows-1252", "fr.text"),
-        ("Shift_JIS", "ja.text"),
-        ("EUC-KR", "ko.text"),
-        ("gb18030", "zh_Hans.text"),
-    ];
-    let _ = writeln!(out, "\n## Growing APIs against a pre-sized buffer\n");
-    let _ = writeln!(
-        out,
-        "MB/s of input. \"grown\": `decode_to_string` / `decode_to_utf16_vec` / \
-         `encode_from_utf8_to_vec` appending to a cleared, reused `String`/`Vec`; \
-         \"pre-sized\": `decode_to_utf8` / `decode_to_utf16` / `encode_from_utf8` into a \
-         buffer allocated once with room for the worst case.\n"
-    );
-    let _ = writeln!(
-        out,
-        "| operation | encoding | input | grown MB/s | pre-sized MB/s | grown / pre-sized |"
-    );
-    let _ = writeln!(out, "|---|---|---|--:|--:|--:|");
-    for &(name, input) in PICKS {
-        let Some(case) = cases
-            .iter()
-            .find(|c| c.encoding.name() == name && c.input == input)
-        else {
-            continue;
-        };
-        eprintln!("grow {input} {name}");
-        let e = case.encoding;
-        let src = &case.bytes[..];
-        let text = &case.text[..];
-        let mut string = String::new();
-        let mut presized8 = vec![0u8; src.len() * 3 + 64];
-        let mut vec16 = Vec::new();
-        let mut presized16 = vec![0u16; src.len() + 64];
-        let mut vec8 = Vec::new();
-        let mut presized_enc = vec![0u8; text.len() * 11 + 64];
-        let mut ops: Vec<(&str, usize, [Peer<'_>; 2])> = vec![
-            (
-                "decode → UTF-8",
-                src.len(),
-                [
-                    Peer::new("grown", move || {
-                        string.clear();
-                        let _ = decoder(e).decode_to_string(black_box(src), &mut string, true);
-                        string.len()
-                    }),
-                    Peer::new("pre-sized", move || {
-                        decoder(e)
-                            .decode_to_utf8(black_box(src), &mut presized8, true)
-                            .written
-                    }),
-                ],
-            ),
-            (
-                "decode → UTF-16",
-                src.len(),
-                [
-                    Peer::new("grown", move || {
-                        vec16.clear();
-                        let _ = decoder(e).decode_to_utf16_vec(black_box(src), &mut vec16, true);
-                        vec16.len()
-                    }),
-                    Peer::new("pre-sized", move || {
-                        decoder(e)
-                            .decode_to_utf16(black_box(src), &mut presized16, true)
-                            .written
-                    }),
-                ],
-            ),
-        ];
-        if !e.is_utf16() && e != Encoding::Utf8 {
-            ops.push((
-                "encode from UTF-8",
-                text.len(),
-                [
-                    Peer::new("grown", move || {
-                        vec8.clear();
-                        let mut enc = Encoder::new(e, EncodeErrorMode::Html).expect("encoder");
-                        let _ = enc.encode_from_utf8_to_vec(black_box(text), &mut vec8, true);
-                        vec8.len()
-                    }),
-                    Peer::new("pre-sized", move || {
-                        let mut enc = Encoder::new(e, EncodeErrorMode::Html).expect("encoder");
-                        enc.encode_from_utf8(black_box(text), &mut presized_enc, true)
-                            .written
-                    }),
-                ],
-            ));
-        }
-        for (op, bytes, mut peers) in ops {
-            let r = measure(&mut peers, bytes, timing);
-            let _ = writeln!(
-                out,
-                "| {op} | {name} | {input} | {} | {} | {} |",
-                fmt_rate(r[0]),
-                fmt_rate(r[1]),
-                fmt_ratio(r[0] / r[1], Some(0.97)),
-            );
-        }
-    }
-}
-
-fn bench_labels(timing: Timing, out: &mut String) -> [f64; 4] {
-    let labels: Vec<&str> = Encoding::labels().iter().map(|l| l.0).collect();
-    let variants: Vec<String> = labels
-        .iter()
-        .map(|l| format!(" {}\t", l.to_ascii_uppercase()))
-        .collect();
-    let non_labels = [
-        "utf-9",
-        "latin-1",
-        "iso-8859-99",
-        "x-unknown-charset",
-        "",
-        "windows-1252x",
-        "shift-jis",
-        "koi8-ru-x",
-        "a-label-far-too-long-to-be-one",
-        "gb2312-80",
-    ];
-    let ns_per = |list: &[&str], tc: bool, timing: Timing| {
-        let total = if tc {
-            measure_ns(
-                || {
-                    let mut n = 0usize;
-                    for l in list {
-                        n += Encoding::for_label(black_box(l.as_bytes())).map_or(0, |e| e as usize);
-                    }
-                    n
-                },
-                timing,
-            )
-        } else {
-            measure_ns(
-                || {
-                    let mut n = 0usize;
-                    for l in list {
-                        n += encoding_rs::Encoding::for_label(black_box(l.as_bytes()))
-                            .map_or(0, |e| e.name().len());
-                    }
-                    n
-                },
-                timing,
-            )
-        };
-        total / list.len() as f64
-    };
-    let variant_refs: Vec<&str> = variants.iter().map(String::as_str).collect();
-    let short = Timing {
-        samples: timing.samples,
-        sample_time: timing.sample_time / 10,
-        clock: timing.clock,
-    };
-    // Each string timed alone too, for the slowest one: a quick pass over all of them, then
-    // the five slowest of that pass timed again with the full sample time (the maximum of
-    // 228 short, noisy timings is mostly the noise of the VM).
-    let slowest = |list: &[&str], tc: bool| {
-        let mut quick: Vec<(f64, &str)> =
-            list.iter().map(|l| (ns_per(&[l], tc, short), *l)).collect();
-        quick.sort_by(|a, b| b.0.total_cmp(&a.0));
-        let mut worst = (0.0f64, String::new());
-        for &(_, l) in quick.iter().take(5) {
-            let ns = ns_per(&[l], tc, timing);
-            if ns > worst.0 {
-                worst = (ns, l.to_string());
-            }
-        }
-        worst
-    };
-    // The harness's own cost per single-string call (closure, loop, black_box).
-    let one = ["utf-8"];
-    let overhead = measure_ns(
-        || {
-            let mut n = 0usize;
-            for l in &one {
-                n += black_box(l.as_bytes()).len();
-            }
-            n
-        },
-        short,
-    );
-    let rows = [
-        ("the 228 labels", &labels[..]),
-        (
-            "the 228 labels upper-cased, in whitespace",
-            &variant_refs[..],
-        ),
-        ("10 non-labels", &non_labels[..]),
-    ];
-    let _ = writeln!(out, "\n## Label lookup (`Encoding::for_label`)\n");
-    let _ = writeln!(
-        out,
-        "ns per lookup: the mean over each list (one call looks up the whole list), and the \
-         slowest string of the list when each is timed alone (the five slowest of a quick \
-         pass over every string, timed again with the full sample time; harness overhead per \
-         single call, included: {overhead:.1} ns).\n"
-    );
-    let _ = writeln!(
-        out,
-        "| labels | textcodec mean ns | textcodec slowest ns | encoding_rs mean ns | encoding_rs slowest ns | mean vs encoding_rs |"
-    );
-    let _ = writeln!(out, "|---|--:|--:|--:|--:|--:|");
-    let mut means = [0.0; 4];
-    for (i, (name, list)) in rows.iter().enumerate() {
-        let tc = ns_per(list, true, timing);
-        let er = ns_per(list, false, timing);
-        let (tc_worst, tc_label) = slowest(list, true);
-        let (er_worst, er_label) = slowest(list, false);
-        means[i] = tc;
-        means[3] = means[3].max(tc_worst);
-        let _ = writeln!(
-            out,
-            "| {name} | {tc:.1} | {tc_worst:.1} ({tc_label:?}) | {er:.1} | {er_worst:.1} ({er_label:?}) | {} |",
-            fmt_ratio(er / tc, None)
-        );
-    }
-    means
-}
-
 fn main() {
     let options = parse_args();
     let timing = options.timing;
@@ -1008,10 +781,10 @@ fn main() {
         bench_utf8(&cases, timing, &mut out);
     }
     if wants("grow") {
-        bench_grow(&cases, timing, &mut out);
+        grow::bench_grow(&cases, timing, &mut out);
     }
     if wants("labels") {
-        bench_labels(timing, &mut out);
+        labels::bench_labels(timing, &mut out);
     }
     summary(&rows, &mut out);
     simdutf_table(&rows, &mut out);
