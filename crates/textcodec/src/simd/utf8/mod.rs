@@ -217,6 +217,43 @@ mod neon;
 #[cfg(target_arch = "x86_64")]
 mod avx512_validation;
 
+/// The block loop of the lookup validators (SSE4, AVX2, NEON): `step(p, incomplete)`
+/// checks the 64 bytes at `p` (reading the 3 before them too), given whether the bytes
+/// before `p` end inside a character; it returns whether the block does, or `None` if it
+/// holds an error. The first block gets three NUL bytes in front (the stream's start is a
+/// character boundary); the tail and a failing block go to [`finish`].
+///
+/// # Safety
+/// `step` must be sound to call with any `p` such that `p - 3 .. p + 64` is readable; this
+/// function calls it with no other.
+// Hot loop. Bounds: `src.len() >= 64` before `src[..64]`; `i` only advances by 64 while
+// `i + 64 <= src.len()`, so `i <= src.len()` and the sum cannot overflow.
+#[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
+#[inline(always)]
+#[allow(clippy::indexing_slicing, clippy::arithmetic_side_effects)]
+unsafe fn blocks(src: &[u8], mut step: impl FnMut(*const u8, bool) -> Option<bool>) -> usize {
+    if src.len() < 64 {
+        return scalar::valid_prefix_len(src);
+    }
+    let mut first = [0u8; 67];
+    first[3..].copy_from_slice(&src[..64]);
+    // SAFETY (pointers): `first[0..67]` is 3 bytes before the 64 at index 3.
+    let Some(mut incomplete) = step(unsafe { first.as_ptr().add(3) }, false) else {
+        return scalar::valid_prefix_len(src);
+    };
+    let mut i = 64;
+    while i + 64 <= src.len() {
+        // SAFETY (pointers): `3 <= i` and `i + 64 <= src.len()`: `src[i - 3 .. i + 64]`
+        // is readable.
+        match step(unsafe { src.as_ptr().add(i) }, incomplete) {
+            Some(ends_inside) => incomplete = ends_inside,
+            None => break,
+        }
+        i += 64;
+    }
+    finish(src, i)
+}
+
 /// Every character ending before `i` is known valid: run the scalar twin from the first
 /// byte of the character that straddles `i` (at most three bytes back).
 // Bounds: the validators call this with `64 <= i <= src.len()`. `start` starts at

@@ -71,9 +71,6 @@ unsafe fn step(t: &Tables, p: *const u8, incomplete: bool) -> Option<bool> {
     }
 }
 
-// Hot loop. Bounds: `src.len() >= 64` before `src[..64]`; `i` only advances by 64 while
-// `i + 64 <= src.len()`, so `i <= src.len()` and the sum cannot overflow.
-#[allow(clippy::indexing_slicing, clippy::arithmetic_side_effects)]
 pub(crate) fn valid_prefix_len(src: &[u8]) -> usize {
     // SAFETY: each table is 16 readable bytes; NEON is part of every aarch64 target.
     let t = unsafe {
@@ -84,25 +81,7 @@ pub(crate) fn valid_prefix_len(src: &[u8]) -> usize {
             incomplete_max: vld1q_u8(INCOMPLETE_MAX[48..].as_ptr()),
         }
     };
-    if src.len() < 64 {
-        return super::scalar::valid_prefix_len(src);
-    }
-    // The first 64 bytes, with three NUL bytes in front (the stream's start is a
-    // character boundary).
-    let mut first = [0u8; 67];
-    first[3..].copy_from_slice(&src[..64]);
-    // SAFETY: `first[0..67]` is readable: 3 bytes before the 64 at index 3.
-    let Some(mut incomplete) = (unsafe { step(&t, first.as_ptr().add(3), false) }) else {
-        return super::scalar::valid_prefix_len(src);
-    };
-    let mut i = 64;
-    while i + 64 <= src.len() {
-        // SAFETY: `3 <= i` and `i + 64 <= src.len()`: `src[i - 3 .. i + 64]` is readable.
-        match unsafe { step(&t, src.as_ptr().add(i), incomplete) } {
-            Some(ends_inside) => incomplete = ends_inside,
-            None => break,
-        }
-        i += 64;
-    }
-    super::finish(src, i)
+    // SAFETY: `step` reads `p - 3 .. p + 64`, which `blocks` guarantees readable; the
+    // CPU features it needs are this function's.
+    unsafe { super::blocks(src, |p, incomplete| step(&t, p, incomplete)) }
 }

@@ -82,9 +82,6 @@ unsafe fn step(t: &Tables, p: *const u8, incomplete: bool) -> Option<bool> {
 /// # Safety
 /// The CPU must support SSSE3 and SSE4.1.
 #[target_feature(enable = "ssse3,sse4.1")]
-// Hot loop. Bounds: `src.len() >= 64` before `src[..64]`; `i` only advances by 64 while
-// `i + 64 <= src.len()`, so `i <= src.len()` and the sum cannot overflow.
-#[allow(clippy::indexing_slicing, clippy::arithmetic_side_effects)]
 pub(crate) unsafe fn valid_prefix_len(src: &[u8]) -> usize {
     let table = |t: &[u8; 16]| {
         // SAFETY: `t` is 16 readable bytes.
@@ -98,25 +95,7 @@ pub(crate) unsafe fn valid_prefix_len(src: &[u8]) -> usize {
         // SAFETY: 16 readable bytes.
         incomplete_max: unsafe { _mm_loadu_si128(INCOMPLETE_MAX[48..].as_ptr().cast()) },
     };
-    if src.len() < 64 {
-        return super::scalar::valid_prefix_len(src);
-    }
-    // The first 64 bytes, with three NUL bytes in front (the stream's start is a
-    // character boundary).
-    let mut first = [0u8; 67];
-    first[3..].copy_from_slice(&src[..64]);
-    // SAFETY: `first[0..67]` is readable: 3 bytes before the 64 at index 3.
-    let Some(mut incomplete) = (unsafe { step(&t, first.as_ptr().add(3), false) }) else {
-        return super::scalar::valid_prefix_len(src);
-    };
-    let mut i = 64;
-    while i + 64 <= src.len() {
-        // SAFETY: `3 <= i` and `i + 64 <= src.len()`: `src[i - 3 .. i + 64]` is readable.
-        match unsafe { step(&t, src.as_ptr().add(i), incomplete) } {
-            Some(ends_inside) => incomplete = ends_inside,
-            None => break,
-        }
-        i += 64;
-    }
-    super::finish(src, i)
+    // SAFETY: `step` reads `p - 3 .. p + 64`, which `blocks` guarantees readable; the
+    // CPU features it needs are this function's.
+    unsafe { super::blocks(src, |p, incomplete| step(&t, p, incomplete)) }
 }
