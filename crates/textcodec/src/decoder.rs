@@ -579,31 +579,25 @@ impl Decoder {
         loop {
             // `read` never passes the end: each round reports what it took from `rest`.
             let rest = src.get(read..).unwrap_or_default();
-            // Usually enough at once; grows geometrically otherwise. `append_to_string`
-            // fills at most `sink::APPEND_CHUNK` bytes per call (so that its zero-filling
-            // stays in cache) and this loop goes round on `OutputFull`.
+            // Usually enough at once (offered as spare capacity, not zero-filled); a round
+            // that fills it ends with `OutputFull` and the next asks for more.
             let additional = rest.len().saturating_add(rest.len() / 2).saturating_add(16);
             let r = sink::append_to_string(dst, additional, |sink| self.run(rest, sink, last));
             read = read.saturating_add(r.read);
             written = written.saturating_add(r.written);
-            match r.status {
-                DecodeStatus::OutputFull => {
-                    dst.reserve(additional);
-                }
-                status => {
-                    return DecodeResult {
-                        status,
-                        read,
-                        written,
-                    }
-                }
+            if r.status != DecodeStatus::OutputFull {
+                return DecodeResult {
+                    status: r.status,
+                    read,
+                    written,
+                };
             }
         }
     }
 
     /// UTF-8 into a `String` with nothing pending: the valid prefix of `src` is validated
     /// and appended as it is, 16 KiB at a time (a vector pass and a `memcpy` from L1,
-    /// instead of the sink's zero-filled chunks). Returns its length; the rest of `src`
+    /// with no sink and no decoder state to carry). Returns its length; the rest of `src`
     /// (an error, or a character cut off at the end) goes through the kernel as usual.
     fn push_valid_utf8(&mut self, src: &[u8], dst: &mut String) -> usize {
         let Kernel::Utf8(kernel) = &self.kernel else {
@@ -662,14 +656,12 @@ impl Decoder {
         let mut read = 0usize;
         let mut written = 0usize;
         // One unit per byte is the most any decoder writes for a byte, but for the bytes
-        // pending from earlier calls (at most 8). Reserved at once (capacity only);
-        // `append_to_vec` then initialises one cache-sized chunk at a time.
-        let additional = src.len().saturating_add(8);
-        dst.reserve(additional);
+        // pending from earlier calls (at most 8): offered at once as spare capacity, not
+        // zero-filled.
         loop {
             let rest = src.get(read..).unwrap_or_default();
             let r = sink::append_to_vec(dst, rest.len().saturating_add(8), |buf| {
-                let r = self.run(rest, &mut Utf16Sink::new(buf), last);
+                let r = self.run(rest, &mut Utf16Sink::over_slots(buf), last);
                 (r, r.written)
             });
             read = read.saturating_add(r.read);

@@ -9,6 +9,7 @@
     clippy::arithmetic_side_effects
 )]
 
+use crate::simd::{slots, write_slots, Slots};
 use alloc::vec::Vec;
 
 use crate::codecs::{
@@ -343,11 +344,16 @@ impl Encoder {
     /// Encodes one character into `dst[*written..]` if its bytes fit. Returns `None` when
     /// they do not fit (nothing changed), else the error to report (fatal mode) if any.
     #[inline]
-    fn put(&mut self, c: char, dst: &mut [u8], written: &mut usize) -> Option<Option<Unmappable>> {
+    fn put(
+        &mut self,
+        c: char,
+        dst: &mut Slots<u8>,
+        written: &mut usize,
+    ) -> Option<Option<Unmappable>> {
         let (kernel, planned) = self.plan(c);
         let bytes = planned.bytes();
         let end = written.checked_add(bytes.len())?;
-        dst.get_mut(*written..end)?.copy_from_slice(bytes);
+        write_slots(dst.get_mut(*written..end)?, bytes);
         *written = end;
         self.kernel = kernel;
         if planned.error.is_some() {
@@ -361,7 +367,7 @@ impl Encoder {
     }
 
     /// End-of-queue: the kernel's final bytes (ISO-2022-JP's ESC ( B), if they fit.
-    fn finish(&mut self, dst: &mut [u8], written: &mut usize) -> bool {
+    fn finish(&mut self, dst: &mut Slots<u8>, written: &mut usize) -> bool {
         let mut kernel = self.kernel;
         let encoded = match &mut kernel {
             Kernel::Iso2022Jp(k) => k.finish(),
@@ -374,7 +380,7 @@ impl Encoder {
             let Some(slot) = dst.get_mut(*written..end) else {
                 return false;
             };
-            slot.copy_from_slice(bytes);
+            write_slots(slot, bytes);
             *written = end;
         }
         self.kernel = kernel;
@@ -399,6 +405,12 @@ impl Encoder {
     /// assert_eq!(&buf[..r2.written], b"b");
     /// ```
     pub fn encode_from_utf8(&mut self, src: &str, dst: &mut [u8], last: bool) -> EncodeResult {
+        self.encode_utf8_into(src, slots(dst), last)
+    }
+
+    /// [`Encoder::encode_from_utf8`] into slots that need not be initialised (the growing
+    /// APIs' spare capacity); `dst[..written]` is initialised afterwards.
+    fn encode_utf8_into(&mut self, src: &str, dst: &mut Slots<u8>, last: bool) -> EncodeResult {
         let mut read = 0;
         let mut written = 0;
         if let Some(lead) = self.pending_surrogate {
@@ -455,7 +467,7 @@ impl Encoder {
 
     /// The kernels' bulk paths for UTF-8 input (each a loop monomorphised for its kernel).
     #[inline]
-    fn fast_utf8(&mut self, src: &str, dst: &mut [u8]) -> (usize, usize) {
+    fn fast_utf8(&mut self, src: &str, dst: &mut Slots<u8>) -> (usize, usize) {
         match &mut self.kernel {
             Kernel::Utf8(k) => k.fast(src, dst),
             Kernel::Utf16(k) => k.fast(src, dst),
@@ -472,7 +484,7 @@ impl Encoder {
 
     /// The kernels' bulk paths for UTF-16 input.
     #[inline]
-    fn fast_utf16(&mut self, src: &[u16], dst: &mut [u8]) -> (usize, usize) {
+    fn fast_utf16(&mut self, src: &[u16], dst: &mut Slots<u8>) -> (usize, usize) {
         match &mut self.kernel {
             // UTF-8 maps every scalar value: convert non-surrogates and pairs in bulk.
             Kernel::Utf8(_) => crate::simd::utf16::units_to_utf8(src, dst),
@@ -502,6 +514,12 @@ impl Encoder {
     /// assert_eq!(&buf[..a.written + b.written], "a😀".as_bytes());
     /// ```
     pub fn encode_from_utf16(&mut self, src: &[u16], dst: &mut [u8], last: bool) -> EncodeResult {
+        self.encode_utf16_into(src, slots(dst), last)
+    }
+
+    /// [`Encoder::encode_from_utf16`] into slots that need not be initialised (the growing
+    /// APIs' spare capacity); `dst[..written]` is initialised afterwards.
+    fn encode_utf16_into(&mut self, src: &[u16], dst: &mut Slots<u8>, last: bool) -> EncodeResult {
         let mut read = 0;
         let mut written = 0;
         loop {
@@ -564,7 +582,7 @@ impl Encoder {
         last: bool,
     ) -> EncodeResult {
         self.encode_to_vec(src.len(), 1, dst, |e, read, out| {
-            e.encode_from_utf8(src.get(read..).unwrap_or_default(), out, last)
+            e.encode_utf8_into(src.get(read..).unwrap_or_default(), out, last)
         })
     }
 
@@ -577,7 +595,7 @@ impl Encoder {
         last: bool,
     ) -> EncodeResult {
         self.encode_to_vec(src.len(), 2, dst, |e, read, out| {
-            e.encode_from_utf16(src.get(read..).unwrap_or_default(), out, last)
+            e.encode_utf16_into(src.get(read..).unwrap_or_default(), out, last)
         })
     }
 
@@ -585,8 +603,8 @@ impl Encoder {
     /// from `read` on into fresh space `out` at the end of `dst`, until it stops for another
     /// reason than a full buffer. The capacity for the rest of the input at
     /// `bytes_per_unit` (the common case, not the worst: most text is mostly ASCII) plus 16
-    /// bytes (any one character's worst case) is reserved at once; the space is then
-    /// initialised and offered one cache-sized chunk at a time ([`sink::append_to_vec`]).
+    /// bytes (any one character's worst case) is offered at once as spare capacity, not
+    /// zero-filled ([`sink::append_to_vec`]); a round that fills it asks for more.
     ///
     /// [`sink::append_to_vec`]: crate::simd::sink::append_to_vec
     fn encode_to_vec(
@@ -594,9 +612,8 @@ impl Encoder {
         input_len: usize,
         bytes_per_unit: usize,
         dst: &mut Vec<u8>,
-        mut step: impl FnMut(&mut Self, usize, &mut [u8]) -> EncodeResult,
+        mut step: impl FnMut(&mut Self, usize, &mut Slots<u8>) -> EncodeResult,
     ) -> EncodeResult {
-        dst.reserve(input_len.saturating_mul(bytes_per_unit).saturating_add(16));
         let (mut read, mut written) = (0usize, 0usize);
         loop {
             let additional = input_len

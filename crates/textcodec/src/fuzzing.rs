@@ -10,7 +10,7 @@
 use alloc::vec::Vec;
 
 use crate::simd::dispatch::{available_kernels, Kernel};
-use crate::simd::{ascii, utf16, utf8};
+use crate::simd::{ascii, slots, utf16, utf8};
 
 /// A kernel family this CPU can run (opaque; see [`kernels`]).
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -40,17 +40,17 @@ pub fn ascii_prefix_len(k: KernelChoice, src: &[u8]) -> usize {
 
 /// Copies the longest all-ASCII prefix of `src` that fits in `dst`; returns its length.
 pub fn copy_ascii(k: KernelChoice, src: &[u8], dst: &mut [u8]) -> usize {
-    ascii::copy_ascii_with(k.0, src, dst)
+    ascii::copy_ascii_with(k.0, src, slots(dst))
 }
 
 /// Widens the longest all-ASCII prefix of `src` that fits in `dst`; returns its length.
 pub fn widen_ascii(k: KernelChoice, src: &[u8], dst: &mut [u16]) -> usize {
-    ascii::widen_ascii_with(k.0, src, dst)
+    ascii::widen_ascii_with(k.0, src, slots(dst))
 }
 
 /// Narrows the longest prefix of units below 0x80 that fits in `dst`; returns its length.
 pub fn narrow_basic_latin(k: KernelChoice, src: &[u16], dst: &mut [u8]) -> usize {
-    ascii::narrow_basic_latin_with(k.0, src, dst)
+    ascii::narrow_basic_latin_with(k.0, src, slots(dst))
 }
 
 /// Length of the longest valid UTF-8 prefix of `src`.
@@ -61,12 +61,12 @@ pub fn utf8_valid_prefix_len(k: KernelChoice, src: &[u8]) -> usize {
 /// One-pass validate-and-convert (`simd::utf8::validate_to_utf16_with`): a valid prefix of
 /// `src` (possibly short of the longest), converted. Returns (bytes read, units written).
 pub fn utf8_validate_to_utf16(k: KernelChoice, src: &[u8], dst: &mut [u16]) -> (usize, usize) {
-    utf8::validate_to_utf16_with(k.0, src, dst)
+    utf8::validate_to_utf16_with(k.0, src, slots(dst))
 }
 
 /// UTF-8 → UTF-16, whole characters, as far as `dst` has room: (bytes read, units written).
 pub fn utf8_to_utf16(k: KernelChoice, src: &str, dst: &mut [u16]) -> (usize, usize) {
-    utf8::to_utf16_with(k.0, src, dst)
+    utf8::to_utf16_with(k.0, src, slots(dst))
 }
 
 /// UTF-16 bytes → UTF-8 up to a lone surrogate or room: (bytes read, bytes written).
@@ -76,7 +76,7 @@ pub fn utf16_bytes_to_utf8(
     big_endian: bool,
     dst: &mut [u8],
 ) -> (usize, usize) {
-    utf16::bytes_to_utf8_with(k.0, src, big_endian, dst)
+    utf16::bytes_to_utf8_with(k.0, src, big_endian, slots(dst))
 }
 
 /// UTF-16 bytes → units up to a lone surrogate or room: (bytes read, units written).
@@ -86,7 +86,7 @@ pub fn utf16_bytes_to_units(
     big_endian: bool,
     dst: &mut [u16],
 ) -> (usize, usize) {
-    utf16::bytes_to_units_with(k.0, src, big_endian, dst)
+    utf16::bytes_to_units_with(k.0, src, big_endian, slots(dst))
 }
 
 /// The single-byte index of `encoding` as a byte → code point table (0 = no entry), or
@@ -111,7 +111,7 @@ pub fn byte_map_to_utf16(
         units: &index.decode,
         utf8: &index.utf8,
     };
-    crate::simd::byte_map::to_utf16_with(k.0, src, &map, dst)
+    crate::simd::byte_map::to_utf16_with(k.0, src, &map, slots(dst))
 }
 
 /// Single-byte decode in bulk into UTF-8: (bytes read, bytes written).
@@ -128,7 +128,7 @@ pub fn byte_map_to_utf8(
         units: &index.decode,
         utf8: &index.utf8,
     };
-    crate::simd::byte_map::to_utf8_with(k.0, src, &map, dst)
+    crate::simd::byte_map::to_utf8_with(k.0, src, &map, slots(dst))
 }
 
 /// Single-byte encode in bulk (ASCII and the encoding's hot two-byte characters): (bytes
@@ -142,17 +142,17 @@ pub fn byte_map_encode(
     let Some(index) = encoding.single_byte_index() else {
         return (0, 0);
     };
-    crate::simd::byte_map::encode_hot_pairs_with(k.0, src.as_bytes(), &index.hot, dst)
+    crate::simd::byte_map::encode_hot_pairs_with(k.0, src.as_bytes(), &index.hot, slots(dst))
 }
 
 /// x-user-defined encode in bulk: (bytes of `src` read, bytes written).
 pub fn x_user_defined_encode(k: KernelChoice, src: &str, dst: &mut [u8]) -> (usize, usize) {
-    crate::simd::byte_map::encode_x_user_defined_with(k.0, src.as_bytes(), dst)
+    crate::simd::byte_map::encode_x_user_defined_with(k.0, src.as_bytes(), slots(dst))
 }
 
 /// x-user-defined decode in bulk into UTF-16: bytes read = units written.
 pub fn x_user_defined_to_utf16(k: KernelChoice, src: &[u8], dst: &mut [u16]) -> usize {
-    crate::simd::byte_map::x_user_defined_to_utf16_with(k.0, src, dst)
+    crate::simd::byte_map::x_user_defined_to_utf16_with(k.0, src, slots(dst))
 }
 
 /// The CJK pair tables the double-byte kernel reads: gb18030, EUC-KR, Big5, EUC-JP's JIS X
@@ -182,7 +182,7 @@ pub fn double_byte_to_utf16(
     src: &[u8],
     dst: &mut [u16],
 ) -> (usize, usize) {
-    crate::simd::double_byte::to_utf16_with(k.0, src, pair_table(table), dst)
+    crate::simd::double_byte::to_utf16_with(k.0, src, pair_table(table), slots(dst))
 }
 
 /// Double-byte decode in bulk into UTF-8: (bytes read, bytes written).
@@ -192,5 +192,5 @@ pub fn double_byte_to_utf8(
     src: &[u8],
     dst: &mut [u8],
 ) -> (usize, usize) {
-    crate::simd::double_byte::to_utf8_with(k.0, src, pair_table(table), dst)
+    crate::simd::double_byte::to_utf8_with(k.0, src, pair_table(table), slots(dst))
 }

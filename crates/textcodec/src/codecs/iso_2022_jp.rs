@@ -11,6 +11,7 @@
 use super::{scalar, DecodeKernel, EncodeKernel, Encoded, Restore, Step};
 use crate::index;
 use crate::simd::sink::Sink;
+use crate::simd::{write_slots, Slots};
 
 /// ISO-2022-JP decoder states.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
@@ -386,7 +387,7 @@ impl EncodeKernel for Iso2022JpEncoder {
 
     /// The generic loop, but ASCII runs in the ASCII state are copied in bulk.
     #[inline]
-    fn fast(&mut self, src: &str, dst: &mut [u8]) -> (usize, usize) {
+    fn fast(&mut self, src: &str, dst: &mut Slots<u8>) -> (usize, usize) {
         let bytes = src.as_bytes();
         let (mut read, mut written) = (0usize, 0usize);
         while read < bytes.len() {
@@ -396,7 +397,7 @@ impl EncodeKernel for Iso2022JpEncoder {
                 };
                 let n = plain_ascii_prefix(rest).min(out.len());
                 if let (Some(d), Some(s)) = (out.get_mut(..n), rest.get(..n)) {
-                    d.copy_from_slice(s);
+                    write_slots(d, s);
                 }
                 // Within `bytes` and `dst`: `n` is at most both remaining lengths.
                 read = read.saturating_add(n);
@@ -412,13 +413,10 @@ impl EncodeKernel for Iso2022JpEncoder {
                         break;
                     };
                     let [first, second] = jis0208_bytes(pointer);
-                    out.copy_from_slice(&[
-                        TO_JIS0208[0],
-                        TO_JIS0208[1],
-                        TO_JIS0208[2],
-                        first,
-                        second,
-                    ]);
+                    write_slots(
+                        out,
+                        &[TO_JIS0208[0], TO_JIS0208[1], TO_JIS0208[2], first, second],
+                    );
                     self.state = EncoderState::Jis0208;
                     read = read.saturating_add(len);
                     written = written.saturating_add(5);
@@ -432,7 +430,7 @@ impl EncodeKernel for Iso2022JpEncoder {
                     let Some(out) = dst.get_mut(written..written.saturating_add(3)) else {
                         break;
                     };
-                    out.copy_from_slice(&TO_ASCII);
+                    write_slots(out, &TO_ASCII);
                     self.state = EncoderState::Ascii;
                     written = written.saturating_add(3);
                     continue;
@@ -443,7 +441,7 @@ impl EncodeKernel for Iso2022JpEncoder {
                     let Some(out) = dst.get_mut(written..written.saturating_add(2)) else {
                         break;
                     };
-                    out.copy_from_slice(&jis0208_bytes(pointer));
+                    write_slots(out, &jis0208_bytes(pointer));
                     read = read.saturating_add(len);
                     written = written.saturating_add(2);
                     continue;

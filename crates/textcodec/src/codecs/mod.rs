@@ -30,6 +30,7 @@ pub(crate) mod x_user_defined;
 
 use crate::index::PairTable;
 use crate::simd::sink::{non_ascii_bits_16, starts_with_ascii_run, ByteMap, Sink};
+use crate::simd::{write_slots, Slots};
 
 /// What a decoder handler returned for one item (#encoders-and-decoders).
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -167,7 +168,7 @@ pub(crate) trait EncodeKernel: Copy {
     /// as far as `dst` has room; returns (bytes of `src` consumed, bytes written). The
     /// default is the generic bulk loop over `encode_char`.
     #[inline]
-    fn fast(&mut self, src: &str, dst: &mut [u8]) -> (usize, usize) {
+    fn fast(&mut self, src: &str, dst: &mut Slots<u8>) -> (usize, usize) {
         encode_bulk_from_utf8(self, src, dst)
     }
 
@@ -175,7 +176,7 @@ pub(crate) trait EncodeKernel: Copy {
     /// leading surrogate at the end of `src` (the driver handles both); returns (units of
     /// `src` consumed, bytes written).
     #[inline]
-    fn fast_utf16(&mut self, src: &[u16], dst: &mut [u8]) -> (usize, usize) {
+    fn fast_utf16(&mut self, src: &[u16], dst: &mut Slots<u8>) -> (usize, usize) {
         encode_bulk_from_utf16(self, src, dst)
     }
 }
@@ -186,17 +187,17 @@ pub(crate) trait EncodeKernel: Copy {
 // Hot path. Bounds: every slice is checked by `get_mut`; `written + 8` and `written + len`
 // are at most `dst.len()` + 8, far below `usize::MAX` (slices are at most isize::MAX).
 #[allow(clippy::arithmetic_side_effects)]
-fn put_encoded(dst: &mut [u8], written: usize, packed: u64, len: u8) -> Option<usize> {
+fn put_encoded(dst: &mut Slots<u8>, written: usize, packed: u64, len: u8) -> Option<usize> {
     let len = usize::from(len);
     let bytes = packed.to_le_bytes();
     // With eight bytes of room, one unconditional 8-byte store is cheaper than a
     // length-dependent copy; the bytes past `len` are overwritten by what follows.
     if let Some(d) = dst.get_mut(written..written + 8) {
-        d.copy_from_slice(&bytes);
+        write_slots(d, &bytes);
         return Some(written + len);
     }
     let d = dst.get_mut(written..written + len)?;
-    d.copy_from_slice(bytes.get(..len)?);
+    write_slots(d, bytes.get(..len)?);
     Some(written + len)
 }
 
@@ -213,7 +214,7 @@ fn put_encoded(dst: &mut [u8], written: usize, packed: u64, len: u8) -> Option<u
 pub(crate) fn encode_bulk_from_utf8<K: EncodeKernel>(
     kernel: &mut K,
     src: &str,
-    dst: &mut [u8],
+    dst: &mut Slots<u8>,
 ) -> (usize, usize) {
     let bytes = src.as_bytes();
     let (mut read, mut written) = (0, 0);
@@ -232,7 +233,7 @@ pub(crate) fn encode_bulk_from_utf8<K: EncodeKernel>(
                 let Some(slot) = dst.get_mut(written) else {
                     break;
                 };
-                *slot = byte;
+                slot.write(byte);
                 read += 1;
                 written += 1;
             }
@@ -256,7 +257,7 @@ pub(crate) fn encode_one_from_utf8<K: EncodeKernel>(
     kernel: &mut K,
     bytes: &[u8],
     read: usize,
-    dst: &mut [u8],
+    dst: &mut Slots<u8>,
     written: usize,
 ) -> Option<(usize, usize)> {
     let (c, len) = utf8_char_at(bytes, read);
@@ -298,7 +299,7 @@ pub(crate) fn utf8_char_at(bytes: &[u8], i: usize) -> (char, usize) {
 pub(crate) fn encode_bulk_from_utf16<K: EncodeKernel>(
     kernel: &mut K,
     src: &[u16],
-    dst: &mut [u8],
+    dst: &mut Slots<u8>,
 ) -> (usize, usize) {
     let (mut read, mut written) = (0, 0);
     while let Some(&unit) = src.get(read) {
@@ -314,7 +315,7 @@ pub(crate) fn encode_bulk_from_utf16<K: EncodeKernel>(
                 let Some(slot) = dst.get_mut(written) else {
                     break;
                 };
-                *slot = unit as u8;
+                slot.write(unit as u8);
                 read += 1;
                 written += 1;
             }

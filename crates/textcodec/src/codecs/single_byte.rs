@@ -12,6 +12,7 @@
 use super::{DecodeKernel, EncodeKernel, Encoded, Step};
 use crate::index::SingleByteIndex;
 use crate::simd::sink::{ByteMap, Sink};
+use crate::simd::Slots;
 
 /// The single-byte decoder (stateless but for its index).
 #[derive(Clone, Copy)]
@@ -94,7 +95,7 @@ impl EncodeKernel for SingleByteEncoder {
     /// wherever the kernel stops (another character, or an unmappable one); elsewhere the
     /// generic loop throughout.
     #[inline]
-    fn fast(&mut self, src: &str, dst: &mut [u8]) -> (usize, usize) {
+    fn fast(&mut self, src: &str, dst: &mut Slots<u8>) -> (usize, usize) {
         if !crate::simd::byte_map::has_encode_kernel() {
             return super::encode_bulk_from_utf8(self, src, dst);
         }

@@ -10,6 +10,7 @@
 
 use super::{scalar, DecodeKernel, EncodeKernel, Encoded, Step};
 use crate::simd::sink::Sink;
+use crate::simd::{write_slots, Slots};
 
 /// UTF-8's decoder state.
 #[derive(Clone, Copy, Debug)]
@@ -146,7 +147,7 @@ impl EncodeKernel for Utf8Encoder {
     }
 
     #[inline]
-    fn fast(&mut self, src: &str, dst: &mut [u8]) -> (usize, usize) {
+    fn fast(&mut self, src: &str, dst: &mut Slots<u8>) -> (usize, usize) {
         let mut n = src.len().min(dst.len());
         while !src.is_char_boundary(n) {
             // 0 is always a boundary: this stops.
@@ -154,7 +155,7 @@ impl EncodeKernel for Utf8Encoder {
         }
         // `n <= min(src.len(), dst.len())`: both slices exist.
         if let (Some(d), Some(s)) = (dst.get_mut(..n), src.as_bytes().get(..n)) {
-            d.copy_from_slice(s);
+            write_slots(d, s);
         }
         (n, n)
     }

@@ -10,6 +10,7 @@
 
 use super::{DecodeKernel, EncodeKernel, Encoded, Step};
 use crate::simd::sink::{ByteMap, Sink};
+use crate::simd::Slots;
 
 /// x-user-defined's decoder (stateless).
 #[derive(Clone, Copy, Debug, Default)]
@@ -100,7 +101,7 @@ impl EncodeKernel for XUserDefinedEncoder {
     // Hot loop. Bounds: `read < bytes.len()` and `written < dst.len()` at every index (the
     // loop condition and `get`s), and `copy_ascii` returns at most both remaining lengths.
     #[allow(clippy::indexing_slicing, clippy::arithmetic_side_effects)]
-    fn fast(&mut self, src: &str, dst: &mut [u8]) -> (usize, usize) {
+    fn fast(&mut self, src: &str, dst: &mut Slots<u8>) -> (usize, usize) {
         let bytes = src.as_bytes();
         // The AVX-512 kernel where the CPU has it (ASCII and U+F780..=U+F7FF, 64 bytes at a
         // time), then the loop below from where it stopped.
@@ -113,12 +114,12 @@ impl EncodeKernel for XUserDefinedEncoder {
                     written += n;
                 }
                 [a, ..] if a < 0x80 => {
-                    dst[written] = a;
+                    dst[written].write(a);
                     read += 1;
                     written += 1;
                 }
                 [0xEF, b @ (0x9E | 0x9F), t, ..] => {
-                    dst[written] = 0x80 | ((b & 1) << 6) | (t & 0x3F);
+                    dst[written].write(0x80 | ((b & 1) << 6) | (t & 0x3F));
                     read += 3;
                     written += 1;
                 }

@@ -32,6 +32,66 @@ pub(crate) mod sink;
 pub(crate) mod utf16;
 pub(crate) mod utf8;
 
+use core::mem::MaybeUninit;
+
+/// An output buffer as the kernels see it: slots that may or may not be initialised. The
+/// growing APIs hand the kernels a `Vec`'s or `String`'s spare capacity as it is, without
+/// zero-filling it first (issue #16: that pass cost 3–40 % of a conversion). The rules
+/// every writer of a `Slots` keeps, which make [`slots`] and the growing APIs' `set_len`
+/// sound:
+/// - it only stores initialised values (never `MaybeUninit::uninit()`), and
+/// - it reads back only what it stored itself, or copies a slot as a `MaybeUninit`
+///   without looking at its value (to put back a byte a wide store overwrote);
+/// - what it reports as written, `dst[..written]`, is all initialised.
+pub(crate) type Slots<T> = [MaybeUninit<T>];
+
+/// An initialised buffer seen as [`Slots`] (it stays initialised: see the rules there).
+#[inline(always)]
+pub(crate) fn slots<T: Copy>(dst: &mut [T]) -> &mut Slots<T> {
+    // SAFETY: `MaybeUninit<T>` has the layout of `T`. The one way this could go wrong,
+    // storing an uninitialised value into the caller's initialised buffer, is what
+    // writers of `Slots` never do (see `Slots`).
+    unsafe { &mut *(core::ptr::from_mut::<[T]>(dst) as *mut [MaybeUninit<T>]) }
+}
+
+/// Writes `c` as UTF-8 into `dst`, which is `c.len_utf8()` slots long (as
+/// `char::encode_utf8`; a shorter `dst` gets nothing).
+#[inline(always)]
+pub(crate) fn write_utf8(dst: &mut Slots<u8>, c: char) {
+    let mut bytes = [0; 4];
+    let bytes = c.encode_utf8(&mut bytes).as_bytes();
+    if dst.len() >= bytes.len() {
+        write_slots(dst, bytes);
+    }
+}
+
+/// Writes `c` as UTF-16 into `dst`, which is `c.len_utf16()` slots long (as
+/// `char::encode_utf16`; a shorter `dst` gets nothing).
+#[inline(always)]
+pub(crate) fn write_utf16(dst: &mut Slots<u16>, c: char) {
+    let mut units = [0; 2];
+    let units = c.encode_utf16(&mut units);
+    if dst.len() >= units.len() {
+        write_slots(dst, units);
+    }
+}
+
+/// The first slot of `dst` as a pointer to `T`, for the vector stores.
+#[inline(always)]
+pub(crate) fn out_ptr<T>(dst: &mut Slots<T>) -> *mut T {
+    dst.as_mut_ptr().cast()
+}
+
+/// Copies `src` into `dst`, which has the same length (as `copy_from_slice`; a shorter
+/// `dst` takes what fits, never more).
+#[inline(always)]
+pub(crate) fn write_slots<T: Copy>(dst: &mut Slots<T>, src: &[T]) {
+    debug_assert_eq!(dst.len(), src.len());
+    let n = dst.len().min(src.len());
+    // SAFETY: both ranges hold `n` elements, and a `&mut` and a `&` never overlap.
+    unsafe { core::ptr::copy_nonoverlapping(src.as_ptr(), dst.as_mut_ptr().cast::<T>(), n) }
+}
+
 /// The longest valid UTF-8 prefix of `src`, as a `&str`.
 // Bounds: `valid_prefix_len` returns the length of a prefix of `src`, so `n <= src.len()`.
 #[allow(clippy::indexing_slicing)]

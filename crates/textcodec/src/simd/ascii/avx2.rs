@@ -1,3 +1,4 @@
+use crate::simd::{out_ptr, write_slots, Slots};
 use core::arch::x86_64::*;
 
 const LANES: usize = 32;
@@ -44,9 +45,9 @@ pub(crate) unsafe fn ascii_prefix_len(src: &[u8]) -> usize {
 // while `i + 64` or `i + 32` is at most `n`, so `i <= n`; a mask's trailing zeros `len`
 // are below 32, so `i + len <= n` as well.
 #[allow(clippy::indexing_slicing, clippy::arithmetic_side_effects)]
-pub(crate) unsafe fn copy_ascii(src: &[u8], dst: &mut [u8]) -> usize {
+pub(crate) unsafe fn copy_ascii(src: &[u8], dst: &mut Slots<u8>) -> usize {
     let n = src.len().min(dst.len());
-    let (s, d) = (src.as_ptr(), dst.as_mut_ptr());
+    let (s, d) = (src.as_ptr(), out_ptr(dst));
     let mut i = 0;
     while i + 2 * LANES <= n {
         // SAFETY: `i + 64 <= n`, the length of both slices or less: the loads and the
@@ -78,7 +79,7 @@ pub(crate) unsafe fn copy_ascii(src: &[u8], dst: &mut [u8]) -> usize {
         };
         if mask != 0 {
             let len = mask.trailing_zeros() as usize;
-            dst[i..i + len].copy_from_slice(&src[i..i + len]);
+            write_slots(&mut dst[i..i + len], &src[i..i + len]);
             return i + len;
         }
         i += LANES;
@@ -93,9 +94,9 @@ pub(crate) unsafe fn copy_ascii(src: &[u8], dst: &mut [u8]) -> usize {
 // `i + 32 <= n`, so `i <= n`; a mask's trailing zeros `len` are below 32, so every `j`
 // in `i..i + len` is below `n`.
 #[allow(clippy::indexing_slicing, clippy::arithmetic_side_effects)]
-pub(crate) unsafe fn widen_ascii(src: &[u8], dst: &mut [u16]) -> usize {
+pub(crate) unsafe fn widen_ascii(src: &[u8], dst: &mut Slots<u16>) -> usize {
     let n = src.len().min(dst.len());
-    let (s, d) = (src.as_ptr(), dst.as_mut_ptr());
+    let (s, d) = (src.as_ptr(), out_ptr(dst));
     let mut i = 0;
     while i + LANES <= n {
         // SAFETY: `i + 32 <= n`: the 32-byte load reads `src[i..i + 32]` and the two
@@ -114,7 +115,7 @@ pub(crate) unsafe fn widen_ascii(src: &[u8], dst: &mut [u16]) -> usize {
         if mask != 0 {
             let len = mask.trailing_zeros() as usize;
             for j in i..i + len {
-                dst[j] = u16::from(src[j]);
+                dst[j].write(u16::from(src[j]));
             }
             return i + len;
         }
@@ -129,9 +130,9 @@ pub(crate) unsafe fn widen_ascii(src: &[u8], dst: &mut [u16]) -> usize {
 // Hot loop. Bounds: `n` is the shorter length and `i` only advances by 32 while
 // `i + 32 <= n`, so `i <= n` and the tail slices are in bounds.
 #[allow(clippy::indexing_slicing, clippy::arithmetic_side_effects)]
-pub(crate) unsafe fn narrow_basic_latin(src: &[u16], dst: &mut [u8]) -> usize {
+pub(crate) unsafe fn narrow_basic_latin(src: &[u16], dst: &mut Slots<u8>) -> usize {
     let n = src.len().min(dst.len());
-    let (s, d) = (src.as_ptr(), dst.as_mut_ptr());
+    let (s, d) = (src.as_ptr(), out_ptr(dst));
     let high = _mm256_set1_epi16(0xFF80u16 as i16);
     let mut i = 0;
     while i + 32 <= n {

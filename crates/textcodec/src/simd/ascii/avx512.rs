@@ -1,3 +1,4 @@
+use crate::simd::{out_ptr, Slots};
 use core::arch::x86_64::*;
 
 /// Stores the 64 bytes of `v` widened to `d[0..64]`.
@@ -52,9 +53,9 @@ unsafe fn ascii_prefix_64(p: *const u8, available: usize) -> (__m512i, usize, u6
 // select exactly those bytes) and takes `len <= m`, so `i <= n` throughout; shifts
 // are below 64.
 #[allow(clippy::arithmetic_side_effects)]
-pub(crate) unsafe fn copy_ascii(src: &[u8], dst: &mut [u8]) -> usize {
+pub(crate) unsafe fn copy_ascii(src: &[u8], dst: &mut Slots<u8>) -> usize {
     let n = src.len().min(dst.len());
-    let (s, d) = (src.as_ptr(), dst.as_mut_ptr());
+    let (s, d) = (src.as_ptr(), out_ptr(dst));
     let mut i = 0;
     // Whole 64-byte steps with plain loads and stores (a loop that computed a load and a
     // store mask on every step ran at a quarter of this speed; masks of all ones alone
@@ -87,9 +88,9 @@ pub(crate) unsafe fn copy_ascii(src: &[u8], dst: &mut [u8]) -> usize {
 // or `i + 64` is at most `n`, so `i <= n`, the sums cannot overflow and the tail
 // slices are in bounds; a mask's trailing zeros are below 64.
 #[allow(clippy::indexing_slicing, clippy::arithmetic_side_effects)]
-pub(crate) unsafe fn widen_ascii(src: &[u8], dst: &mut [u16]) -> usize {
+pub(crate) unsafe fn widen_ascii(src: &[u8], dst: &mut Slots<u16>) -> usize {
     let n = src.len().min(dst.len());
-    let (s, d) = (src.as_ptr(), dst.as_mut_ptr());
+    let (s, d) = (src.as_ptr(), out_ptr(dst));
     // The first (up to) 64 bytes with masked loads and stores: short runs (words,
     // markup between non-ASCII text) end here without a scalar tail.
     // SAFETY: `src[..n.min(64)]` is readable.

@@ -13,6 +13,7 @@
 )]
 
 use super::dispatch::{kernel, Kernel};
+use crate::simd::Slots;
 
 /// Length of the longest prefix of `src` whose bytes are all ASCII.
 #[inline]
@@ -22,21 +23,21 @@ pub(crate) fn ascii_prefix_len(src: &[u8]) -> usize {
 
 /// Copies the longest all-ASCII prefix of `src` that fits in `dst`; returns its length.
 #[inline]
-pub(crate) fn copy_ascii(src: &[u8], dst: &mut [u8]) -> usize {
+pub(crate) fn copy_ascii(src: &[u8], dst: &mut Slots<u8>) -> usize {
     copy_ascii_with(kernel(), src, dst)
 }
 
 /// Widens the longest all-ASCII prefix of `src` that fits in `dst` to `u16`; returns its
 /// length.
 #[inline]
-pub(crate) fn widen_ascii(src: &[u8], dst: &mut [u16]) -> usize {
+pub(crate) fn widen_ascii(src: &[u8], dst: &mut Slots<u16>) -> usize {
     widen_ascii_with(kernel(), src, dst)
 }
 
 /// Narrows the longest prefix of `src` whose units are below 0x80 that fits in `dst`;
 /// returns its length.
 #[inline]
-pub(crate) fn narrow_basic_latin(src: &[u16], dst: &mut [u8]) -> usize {
+pub(crate) fn narrow_basic_latin(src: &[u16], dst: &mut Slots<u8>) -> usize {
     narrow_basic_latin_with(kernel(), src, dst)
 }
 
@@ -53,7 +54,7 @@ pub(crate) fn ascii_prefix_len_with(k: Kernel, src: &[u8]) -> usize {
     }
 }
 
-pub(crate) fn copy_ascii_with(k: Kernel, src: &[u8], dst: &mut [u8]) -> usize {
+pub(crate) fn copy_ascii_with(k: Kernel, src: &[u8], dst: &mut Slots<u8>) -> usize {
     match k {
         #[cfg(target_arch = "x86_64")]
         Kernel::Sse2 | Kernel::Sse4(_) => sse2::copy_ascii(src, dst),
@@ -69,7 +70,7 @@ pub(crate) fn copy_ascii_with(k: Kernel, src: &[u8], dst: &mut [u8]) -> usize {
     }
 }
 
-pub(crate) fn widen_ascii_with(k: Kernel, src: &[u8], dst: &mut [u16]) -> usize {
+pub(crate) fn widen_ascii_with(k: Kernel, src: &[u8], dst: &mut Slots<u16>) -> usize {
     match k {
         #[cfg(target_arch = "x86_64")]
         Kernel::Sse2 | Kernel::Sse4(_) => sse2::widen_ascii(src, dst),
@@ -85,7 +86,7 @@ pub(crate) fn widen_ascii_with(k: Kernel, src: &[u8], dst: &mut [u16]) -> usize 
     }
 }
 
-pub(crate) fn narrow_basic_latin_with(k: Kernel, src: &[u16], dst: &mut [u8]) -> usize {
+pub(crate) fn narrow_basic_latin_with(k: Kernel, src: &[u16], dst: &mut Slots<u8>) -> usize {
     match k {
         #[cfg(target_arch = "x86_64")]
         // SAFETY: a `Kernel::Avx2`/`Avx512` value exists only after AVX2 was detected.

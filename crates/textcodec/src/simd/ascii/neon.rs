@@ -2,6 +2,7 @@
 //! A step is ASCII when its largest byte (`vmaxvq_u8`) is below 0x80; the scalar twin
 //! finds the first non-ASCII byte in the step that has one, and finishes the tail.
 
+use crate::simd::{out_ptr, Slots};
 use core::arch::aarch64::*;
 
 // Hot loop. Bounds: `i` only advances by 16 while `i + 16 <= src.len()`, so
@@ -23,7 +24,7 @@ pub(crate) fn ascii_prefix_len(src: &[u8]) -> usize {
 // Hot loop. Bounds: `n` is the shorter length; `i` only advances by 16 while
 // `i + 16 <= n`, so the slices are in bounds.
 #[allow(clippy::indexing_slicing, clippy::arithmetic_side_effects)]
-pub(crate) fn copy_ascii(src: &[u8], dst: &mut [u8]) -> usize {
+pub(crate) fn copy_ascii(src: &[u8], dst: &mut Slots<u8>) -> usize {
     let n = src.len().min(dst.len());
     let mut i = 0;
     while i + 16 <= n {
@@ -33,7 +34,7 @@ pub(crate) fn copy_ascii(src: &[u8], dst: &mut [u8]) -> usize {
             let v = vld1q_u8(src.as_ptr().add(i));
             let ascii = vmaxvq_u8(v) < 0x80;
             if ascii {
-                vst1q_u8(dst.as_mut_ptr().add(i), v);
+                vst1q_u8(out_ptr(dst).add(i), v);
             }
             ascii
         };
@@ -47,7 +48,7 @@ pub(crate) fn copy_ascii(src: &[u8], dst: &mut [u8]) -> usize {
 
 // Hot loop. Bounds: as for `copy_ascii` (16 bytes in, 16 units out per step).
 #[allow(clippy::indexing_slicing, clippy::arithmetic_side_effects)]
-pub(crate) fn widen_ascii(src: &[u8], dst: &mut [u16]) -> usize {
+pub(crate) fn widen_ascii(src: &[u8], dst: &mut Slots<u16>) -> usize {
     let n = src.len().min(dst.len());
     let mut i = 0;
     while i + 16 <= n {
@@ -57,7 +58,7 @@ pub(crate) fn widen_ascii(src: &[u8], dst: &mut [u16]) -> usize {
             let v = vld1q_u8(src.as_ptr().add(i));
             let ascii = vmaxvq_u8(v) < 0x80;
             if ascii {
-                let d = dst.as_mut_ptr().add(i);
+                let d = out_ptr(dst).add(i);
                 vst1q_u16(d, vmovl_u8(vget_low_u8(v)));
                 vst1q_u16(d.add(8), vmovl_u8(vget_high_u8(v)));
             }
@@ -73,7 +74,7 @@ pub(crate) fn widen_ascii(src: &[u8], dst: &mut [u16]) -> usize {
 
 // Hot loop. Bounds: as for `copy_ascii` (16 units in, 16 bytes out per step).
 #[allow(clippy::indexing_slicing, clippy::arithmetic_side_effects)]
-pub(crate) fn narrow_basic_latin(src: &[u16], dst: &mut [u8]) -> usize {
+pub(crate) fn narrow_basic_latin(src: &[u16], dst: &mut Slots<u8>) -> usize {
     let n = src.len().min(dst.len());
     let mut i = 0;
     while i + 16 <= n {
@@ -84,10 +85,7 @@ pub(crate) fn narrow_basic_latin(src: &[u16], dst: &mut [u8]) -> usize {
             let (a, b) = (vld1q_u16(p), vld1q_u16(p.add(8)));
             let ascii = vmaxvq_u16(vorrq_u16(a, b)) < 0x80;
             if ascii {
-                vst1q_u8(
-                    dst.as_mut_ptr().add(i),
-                    vcombine_u8(vmovn_u16(a), vmovn_u16(b)),
-                );
+                vst1q_u8(out_ptr(dst).add(i), vcombine_u8(vmovn_u16(a), vmovn_u16(b)));
             }
             ascii
         };

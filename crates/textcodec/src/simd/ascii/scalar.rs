@@ -1,3 +1,5 @@
+use crate::simd::{write_slots, Slots};
+
 const WORD: usize = core::mem::size_of::<usize>();
 const HIGH_BITS: usize = usize::from_ne_bytes([0x80; WORD]);
 
@@ -24,17 +26,17 @@ pub(crate) fn ascii_prefix_len(src: &[u8]) -> usize {
 // Bounds: `n` is the shorter of the two lengths and `len <= n` (a prefix length of
 // `src[..n]`), so all three slices are in bounds.
 #[allow(clippy::indexing_slicing)]
-pub(crate) fn copy_ascii(src: &[u8], dst: &mut [u8]) -> usize {
+pub(crate) fn copy_ascii(src: &[u8], dst: &mut Slots<u8>) -> usize {
     let n = src.len().min(dst.len());
     let len = ascii_prefix_len(&src[..n]);
-    dst[..len].copy_from_slice(&src[..len]);
+    write_slots(&mut dst[..len], &src[..len]);
     len
 }
 
 // Hot loop. Bounds: `i < n`, the shorter of the two lengths, wherever it indexes, and
 // it only counts up to `n`.
 #[allow(clippy::indexing_slicing, clippy::arithmetic_side_effects)]
-pub(crate) fn widen_ascii(src: &[u8], dst: &mut [u16]) -> usize {
+pub(crate) fn widen_ascii(src: &[u8], dst: &mut Slots<u16>) -> usize {
     let n = src.len().min(dst.len());
     let mut i = 0;
     while i < n {
@@ -42,7 +44,7 @@ pub(crate) fn widen_ascii(src: &[u8], dst: &mut [u16]) -> usize {
         if b >= 0x80 {
             break;
         }
-        dst[i] = u16::from(b);
+        dst[i].write(u16::from(b));
         i += 1;
     }
     i
@@ -51,7 +53,7 @@ pub(crate) fn widen_ascii(src: &[u8], dst: &mut [u16]) -> usize {
 // Hot loop. Bounds: `i < n`, the shorter of the two lengths, wherever it indexes, and
 // it only counts up to `n`.
 #[allow(clippy::indexing_slicing, clippy::arithmetic_side_effects)]
-pub(crate) fn narrow_basic_latin(src: &[u16], dst: &mut [u8]) -> usize {
+pub(crate) fn narrow_basic_latin(src: &[u16], dst: &mut Slots<u8>) -> usize {
     let n = src.len().min(dst.len());
     let mut i = 0;
     while i < n {
@@ -59,7 +61,7 @@ pub(crate) fn narrow_basic_latin(src: &[u16], dst: &mut [u8]) -> usize {
         if u >= 0x80 {
             break;
         }
-        dst[i] = u as u8;
+        dst[i].write(u as u8);
         i += 1;
     }
     i

@@ -1,3 +1,4 @@
+use crate::simd::{out_ptr, write_slots, Slots};
 use core::arch::x86_64::*;
 
 const LANES: usize = 16;
@@ -26,7 +27,7 @@ pub(crate) fn ascii_prefix_len(src: &[u8]) -> usize {
 // `i + 16 <= n`, so `i <= n`; a mask's trailing zeros `len` are below 16, so
 // `i + len <= n` as well.
 #[allow(clippy::indexing_slicing, clippy::arithmetic_side_effects)]
-pub(crate) fn copy_ascii(src: &[u8], dst: &mut [u8]) -> usize {
+pub(crate) fn copy_ascii(src: &[u8], dst: &mut Slots<u8>) -> usize {
     let n = src.len().min(dst.len());
     let mut i = 0;
     while i + LANES <= n {
@@ -36,13 +37,13 @@ pub(crate) fn copy_ascii(src: &[u8], dst: &mut [u8]) -> usize {
             let v = _mm_loadu_si128(src.as_ptr().add(i).cast());
             let mask = _mm_movemask_epi8(v);
             if mask == 0 {
-                _mm_storeu_si128(dst.as_mut_ptr().add(i).cast(), v);
+                _mm_storeu_si128(out_ptr(dst).add(i).cast(), v);
             }
             mask
         };
         if mask != 0 {
             let len = mask.trailing_zeros() as usize;
-            dst[i..i + len].copy_from_slice(&src[i..i + len]);
+            write_slots(&mut dst[i..i + len], &src[i..i + len]);
             return i + len;
         }
         i += LANES;
@@ -54,7 +55,7 @@ pub(crate) fn copy_ascii(src: &[u8], dst: &mut [u8]) -> usize {
 // `i + 16 <= n`, so `i <= n`; a mask's trailing zeros `len` are below 16, so every `j`
 // in `i..i + len` is below `n`.
 #[allow(clippy::indexing_slicing, clippy::arithmetic_side_effects)]
-pub(crate) fn widen_ascii(src: &[u8], dst: &mut [u16]) -> usize {
+pub(crate) fn widen_ascii(src: &[u8], dst: &mut Slots<u16>) -> usize {
     let n = src.len().min(dst.len());
     let mut i = 0;
     while i + LANES <= n {
@@ -67,7 +68,7 @@ pub(crate) fn widen_ascii(src: &[u8], dst: &mut [u16]) -> usize {
                 let zero = _mm_setzero_si128();
                 let lo = _mm_unpacklo_epi8(v, zero);
                 let hi = _mm_unpackhi_epi8(v, zero);
-                let out = dst.as_mut_ptr().add(i);
+                let out = out_ptr(dst).add(i);
                 _mm_storeu_si128(out.cast(), lo);
                 _mm_storeu_si128(out.add(8).cast(), hi);
             }
@@ -76,7 +77,7 @@ pub(crate) fn widen_ascii(src: &[u8], dst: &mut [u16]) -> usize {
         if mask != 0 {
             let len = mask.trailing_zeros() as usize;
             for j in i..i + len {
-                dst[j] = u16::from(src[j]);
+                dst[j].write(u16::from(src[j]));
             }
             return i + len;
         }

@@ -1,5 +1,6 @@
 use super::super::dispatch::available_kernels;
 use super::*;
+use crate::simd::slots;
 use alloc::vec::Vec;
 
 /// Deliberately naive oracle: one byte at a time.
@@ -54,17 +55,17 @@ fn every_kernel_matches_the_naive_oracle_across_lengths_and_alignments() {
                         .collect();
                     for room in [0, 1, len / 2, len, len + 3] {
                         let mut dst = alloc::vec![0xFFu8; room];
-                        let n = copy_ascii_with(k, src, &mut dst);
+                        let n = copy_ascii_with(k, src, slots(&mut dst));
                         assert_eq!(n, expected.min(room));
                         assert_eq!(&dst[..n], &src[..n]);
                         assert!(dst[n..].iter().all(|&b| b == 0xFF));
                         let mut wide = alloc::vec![0xFFFFu16; room];
-                        let n = widen_ascii_with(k, src, &mut wide);
+                        let n = widen_ascii_with(k, src, slots(&mut wide));
                         assert_eq!(n, expected.min(room));
                         assert!(wide[..n].iter().zip(src).all(|(&w, &b)| w == u16::from(b)));
                         assert!(wide[n..].iter().all(|&w| w == 0xFFFF), "{k:?} wrote past");
                         let mut narrow = alloc::vec![0xFFu8; room];
-                        let n = narrow_basic_latin_with(k, &wide_src, &mut narrow);
+                        let n = narrow_basic_latin_with(k, &wide_src, slots(&mut narrow));
                         assert_eq!(n, expected.min(room), "{k:?} narrow");
                         assert_eq!(&narrow[..n], &src[..n]);
                     }

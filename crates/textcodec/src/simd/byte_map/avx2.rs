@@ -9,6 +9,7 @@
 
 use super::super::utf16::avx2::{below_0800, bmp_8, store_exact, Packed};
 use super::BLOCK;
+use crate::simd::{out_ptr, write_slots, write_utf8, Slots};
 use core::arch::x86_64::*;
 
 /// The two planes, each as eight chained tables (see the module docs), in both lanes.
@@ -109,7 +110,7 @@ unsafe fn spill(a: __m256i, b: __m256i) -> [u16; 32] {
 // Hot loop. Bounds: a block runs only while `i + 32 <= n` (the shorter length), then `i`
 // advances by 32, so it never passes `n`; `valid` (an error's position) is below 32.
 #[allow(clippy::arithmetic_side_effects, clippy::indexing_slicing)]
-pub(super) unsafe fn to_utf16(src: &[u8], units: &[u16; 256], dst: &mut [u16]) -> usize {
+pub(super) unsafe fn to_utf16(src: &[u8], units: &[u16; 256], dst: &mut Slots<u16>) -> usize {
     let n = src.len().min(dst.len());
     // SAFETY: AVX2 is enabled here.
     let planes = unsafe { Planes::load(units) };
@@ -119,7 +120,7 @@ pub(super) unsafe fn to_utf16(src: &[u8], units: &[u16; 256], dst: &mut [u16]) -
         // `dst[i..i + 32]`.
         unsafe {
             let bytes = _mm256_loadu_si256(src.as_ptr().add(i).cast());
-            let d = dst.as_mut_ptr().add(i);
+            let d = out_ptr(dst).add(i);
             let (a, b) = if _mm256_movemask_epi8(bytes) == 0 {
                 (
                     _mm256_cvtepu8_epi16(_mm256_castsi256_si128(bytes)),
@@ -129,7 +130,7 @@ pub(super) unsafe fn to_utf16(src: &[u8], units: &[u16; 256], dst: &mut [u16]) -
                 let (a, b, errors) = planes.map(bytes);
                 if errors != 0 {
                     let valid = errors.trailing_zeros() as usize;
-                    dst[i..i + valid].copy_from_slice(&spill(a, b)[..valid]);
+                    write_slots(&mut dst[i..i + valid], &spill(a, b)[..valid]);
                     return i + valid;
                 }
                 (a, b)
@@ -153,7 +154,11 @@ const ROOM: usize = 3 * BLOCK + 16;
 // dst.len()`, writes at most 96 bytes of output (plus the 16 after them, restored) and
 // advances `i` by at most 32; `valid` is below 32.
 #[allow(clippy::arithmetic_side_effects, clippy::indexing_slicing)]
-pub(super) unsafe fn to_utf8(src: &[u8], units: &[u16; 256], dst: &mut [u8]) -> (usize, usize) {
+pub(super) unsafe fn to_utf8(
+    src: &[u8],
+    units: &[u16; 256],
+    dst: &mut Slots<u8>,
+) -> (usize, usize) {
     // SAFETY: AVX2 is enabled here.
     let planes = unsafe { Planes::load(units) };
     let (mut i, mut written) = (0, 0);
@@ -162,7 +167,7 @@ pub(super) unsafe fn to_utf8(src: &[u8], units: &[u16; 256], dst: &mut [u8]) -> 
         // write within `dst[written..written + 112]`.
         unsafe {
             let bytes = _mm256_loadu_si256(src.as_ptr().add(i).cast());
-            let d = dst.as_mut_ptr();
+            let d = out_ptr(dst);
             if _mm256_movemask_epi8(bytes) == 0 {
                 _mm256_storeu_si256(d.add(written).cast(), bytes);
                 i += BLOCK;
@@ -175,7 +180,11 @@ pub(super) unsafe fn to_utf8(src: &[u8], units: &[u16; 256], dst: &mut [u8]) -> 
                 let valid = errors.trailing_zeros() as usize;
                 for &u in &spill(a, b)[..valid] {
                     let c = char::from_u32(u32::from(u)).unwrap_or('\u{FFFD}');
-                    written += c.encode_utf8(&mut dst[written..]).len();
+                    {
+                        let len = c.len_utf8();
+                        write_utf8(&mut dst[written..written + len], c);
+                        written += len;
+                    }
                 }
                 return (i + valid, written);
             }
@@ -207,7 +216,7 @@ pub(super) unsafe fn to_utf8(src: &[u8], units: &[u16; 256], dst: &mut [u8]) -> 
 #[target_feature(enable = "avx2")]
 // Hot loop. Bounds: `i` advances by 32 while `i + 32 <= n` (the shorter length).
 #[allow(clippy::arithmetic_side_effects)]
-pub(super) unsafe fn x_user_defined_to_utf16(src: &[u8], dst: &mut [u16]) -> usize {
+pub(super) unsafe fn x_user_defined_to_utf16(src: &[u8], dst: &mut Slots<u16>) -> usize {
     let n = src.len().min(dst.len());
     let offset = _mm256_set1_epi16(0xF700u16 as i16);
     let mut i = 0;
@@ -216,7 +225,7 @@ pub(super) unsafe fn x_user_defined_to_utf16(src: &[u8], dst: &mut [u16]) -> usi
         // `dst[i..i + 32]`.
         unsafe {
             let v = _mm256_loadu_si256(src.as_ptr().add(i).cast());
-            let d = dst.as_mut_ptr().add(i);
+            let d = out_ptr(dst).add(i);
             for (k, half) in [_mm256_castsi256_si128(v), _mm256_extracti128_si256::<1>(v)]
                 .into_iter()
                 .enumerate()

@@ -1,4 +1,5 @@
 use super::BLOCK;
+use crate::simd::{out_ptr, Slots};
 use core::arch::x86_64::*;
 
 /// The table's 128 non-ASCII entries in four registers: entries 0x80–0xBF in the first
@@ -56,11 +57,11 @@ impl HighHalf {
 // `i` advances by 32 at most (by 64 where `i + 64 <= n`), so it never passes `n`;
 // `errors.trailing_zeros()` of a nonzero `u32` is below 32.
 #[allow(clippy::arithmetic_side_effects)]
-pub(super) unsafe fn to_utf16(src: &[u8], units: &[u16; 256], dst: &mut [u16]) -> usize {
+pub(super) unsafe fn to_utf16(src: &[u8], units: &[u16; 256], dst: &mut Slots<u16>) -> usize {
     let n = src.len().min(dst.len());
     // SAFETY: AVX-512 F is enabled here.
     let table = unsafe { HighHalf::load(units) };
-    let (s, mut d) = (src.as_ptr(), dst.as_mut_ptr());
+    let (s, mut d) = (src.as_ptr(), out_ptr(dst));
     let mut i = 0;
     while i + BLOCK <= n {
         if i + 2 * BLOCK <= n {
@@ -79,7 +80,7 @@ pub(super) unsafe fn to_utf16(src: &[u8], units: &[u16; 256], dst: &mut [u16]) -
                     );
                     let run = super::super::ascii::widen_ascii(rest, out);
                     // `dst` was reborrowed: take the pointer again.
-                    d = dst.as_mut_ptr();
+                    d = out_ptr(dst);
                     if run == 0 {
                         break; // (cannot happen: 128 ASCII bytes and room for them)
                     }
@@ -143,7 +144,7 @@ const BACK_ONE: [u8; 64] = {
 pub(super) unsafe fn encode_hot_pairs(
     src: &[u8],
     hot: &super::HotPairs,
-    dst: &mut [u8],
+    dst: &mut Slots<u8>,
 ) -> (usize, usize) {
     let p = hot.bytes.as_ptr();
     // SAFETY: the four 64-byte loads read `hot.bytes[0..256]`.
@@ -159,7 +160,7 @@ pub(super) unsafe fn encode_hot_pairs(
     // Byte j of `previous(v)` is byte j - 1 of `v` (byte 0: anything).
     // SAFETY: 64 readable bytes.
     let back_one = unsafe { _mm512_loadu_si512(BACK_ONE.as_ptr().cast()) };
-    let (s, d) = (src.as_ptr(), dst.as_mut_ptr());
+    let (s, d) = (src.as_ptr(), out_ptr(dst));
     let (mut i, mut written) = (0, 0);
     while i + 64 <= src.len() && written + 64 <= dst.len() {
         // SAFETY: `i + 64 <= src.len()`.
@@ -235,10 +236,10 @@ pub(super) unsafe fn encode_hot_pairs(
 // popcount) and advances `i` by `take <= 64`; `trailing_zeros` of nonzero masks is
 // below 64.
 #[allow(clippy::arithmetic_side_effects)]
-pub(super) unsafe fn encode_x_user_defined(src: &[u8], dst: &mut [u8]) -> (usize, usize) {
+pub(super) unsafe fn encode_x_user_defined(src: &[u8], dst: &mut Slots<u8>) -> (usize, usize) {
     // SAFETY: 64 readable bytes.
     let back_one = unsafe { _mm512_loadu_si512(BACK_ONE.as_ptr().cast()) };
-    let (s, d) = (src.as_ptr(), dst.as_mut_ptr());
+    let (s, d) = (src.as_ptr(), out_ptr(dst));
     let (mut i, mut written) = (0, 0);
     while i + 64 <= src.len() && written + 64 <= dst.len() {
         // SAFETY: `i + 64 <= src.len()`.
@@ -297,9 +298,9 @@ pub(super) unsafe fn encode_x_user_defined(src: &[u8], dst: &mut [u8]) -> (usize
 // Hot loop. Bounds: a step runs only while `i + 64 <= n` (the shorter length) and
 // advances `i` by 64.
 #[allow(clippy::arithmetic_side_effects)]
-pub(super) unsafe fn x_user_defined_to_utf16(src: &[u8], dst: &mut [u16]) -> usize {
+pub(super) unsafe fn x_user_defined_to_utf16(src: &[u8], dst: &mut Slots<u16>) -> usize {
     let n = src.len().min(dst.len());
-    let (s, d) = (src.as_ptr(), dst.as_mut_ptr());
+    let (s, d) = (src.as_ptr(), out_ptr(dst));
     // 0x80 + k becomes 0xF780 + k: add 0xF700 to the widened non-ASCII bytes.
     let offset = _mm512_set1_epi16(0xF700u16 as i16);
     let mut i = 0;
@@ -333,10 +334,14 @@ const MAX_OUT: usize = 3 * BLOCK;
 // for the three-byte path), so neither passes its slice's length. Shifts and
 // `trailing_zeros` are of values below 64.
 #[allow(clippy::arithmetic_side_effects)]
-pub(super) unsafe fn to_utf8(src: &[u8], units: &[u16; 256], dst: &mut [u8]) -> (usize, usize) {
+pub(super) unsafe fn to_utf8(
+    src: &[u8],
+    units: &[u16; 256],
+    dst: &mut Slots<u8>,
+) -> (usize, usize) {
     // SAFETY: AVX-512 F is enabled here.
     let table = unsafe { HighHalf::load(units) };
-    let (s, d) = (src.as_ptr(), dst.as_mut_ptr());
+    let (s, d) = (src.as_ptr(), out_ptr(dst));
     let (mut i, mut written) = (0, 0);
     while i + BLOCK <= src.len() && written + MAX_OUT <= dst.len() {
         if i + 2 * BLOCK <= src.len() {

@@ -24,6 +24,7 @@
 
 use super::dispatch::{kernel, Kernel};
 use super::sink::ByteMap;
+use crate::simd::Slots;
 
 /// Bytes per step.
 pub(crate) const BLOCK: usize = 32;
@@ -31,18 +32,23 @@ pub(crate) const BLOCK: usize = 32;
 /// Maps a prefix of `src` into `dst` as UTF-16 (see the module docs); returns its length
 /// (bytes read = units written).
 #[inline]
-pub(crate) fn to_utf16(src: &[u8], map: &ByteMap<'_>, dst: &mut [u16]) -> usize {
+pub(crate) fn to_utf16(src: &[u8], map: &ByteMap<'_>, dst: &mut Slots<u16>) -> usize {
     to_utf16_with(kernel(), src, map, dst)
 }
 
 /// Maps a prefix of `src` into `dst` as UTF-8 (see the module docs): whole characters, and
 /// nothing written past them; returns (bytes read, bytes written).
 #[inline]
-pub(crate) fn to_utf8(src: &[u8], map: &ByteMap<'_>, dst: &mut [u8]) -> (usize, usize) {
+pub(crate) fn to_utf8(src: &[u8], map: &ByteMap<'_>, dst: &mut Slots<u8>) -> (usize, usize) {
     to_utf8_with(kernel(), src, map, dst)
 }
 
-pub(crate) fn to_utf16_with(k: Kernel, src: &[u8], map: &ByteMap<'_>, dst: &mut [u16]) -> usize {
+pub(crate) fn to_utf16_with(
+    k: Kernel,
+    src: &[u8],
+    map: &ByteMap<'_>,
+    dst: &mut Slots<u16>,
+) -> usize {
     match k {
         // SAFETY: a `Kernel::Avx512` value exists only after its features were detected.
         #[cfg(target_arch = "x86_64")]
@@ -61,7 +67,7 @@ pub(crate) fn to_utf8_with(
     k: Kernel,
     src: &[u8],
     map: &ByteMap<'_>,
-    dst: &mut [u8],
+    dst: &mut Slots<u8>,
 ) -> (usize, usize) {
     match k {
         // SAFETY: a `Kernel::Avx512` value exists only after its features were detected.
@@ -148,7 +154,7 @@ pub(crate) const fn hot_pairs(decode: &[u16; 256]) -> HotPairs {
 /// Returns (bytes read, bytes written); (0, 0) where there is no kernel (see
 /// [`has_encode_kernel`]).
 #[inline]
-pub(crate) fn encode_hot_pairs(src: &[u8], hot: &HotPairs, dst: &mut [u8]) -> (usize, usize) {
+pub(crate) fn encode_hot_pairs(src: &[u8], hot: &HotPairs, dst: &mut Slots<u8>) -> (usize, usize) {
     encode_hot_pairs_with(kernel(), src, hot, dst)
 }
 
@@ -166,7 +172,7 @@ pub(crate) fn encode_hot_pairs_with(
     k: Kernel,
     src: &[u8],
     hot: &HotPairs,
-    dst: &mut [u8],
+    dst: &mut Slots<u8>,
 ) -> (usize, usize) {
     match k {
         // SAFETY: a `Kernel::Avx512` value exists only after its features were detected.
@@ -181,11 +187,15 @@ pub(crate) fn encode_hot_pairs_with(
 /// step; stops before any other character or when a step's output might not fit.
 /// Returns (bytes read, bytes written); (0, 0) where there is no kernel.
 #[inline]
-pub(crate) fn encode_x_user_defined(src: &[u8], dst: &mut [u8]) -> (usize, usize) {
+pub(crate) fn encode_x_user_defined(src: &[u8], dst: &mut Slots<u8>) -> (usize, usize) {
     encode_x_user_defined_with(kernel(), src, dst)
 }
 
-pub(crate) fn encode_x_user_defined_with(k: Kernel, src: &[u8], dst: &mut [u8]) -> (usize, usize) {
+pub(crate) fn encode_x_user_defined_with(
+    k: Kernel,
+    src: &[u8],
+    dst: &mut Slots<u8>,
+) -> (usize, usize) {
     match k {
         // SAFETY: a `Kernel::Avx512` value exists only after its features were detected.
         #[cfg(target_arch = "x86_64")]
@@ -198,11 +208,11 @@ pub(crate) fn encode_x_user_defined_with(k: Kernel, src: &[u8], dst: &mut [u8]) 
 /// valid: ASCII to itself, 0x80..=0xFF to U+F780..=U+F7FF); returns the bytes taken (=
 /// units written), 0 where there is no kernel.
 #[inline]
-pub(crate) fn x_user_defined_to_utf16(src: &[u8], dst: &mut [u16]) -> usize {
+pub(crate) fn x_user_defined_to_utf16(src: &[u8], dst: &mut Slots<u16>) -> usize {
     x_user_defined_to_utf16_with(kernel(), src, dst)
 }
 
-pub(crate) fn x_user_defined_to_utf16_with(k: Kernel, src: &[u8], dst: &mut [u16]) -> usize {
+pub(crate) fn x_user_defined_to_utf16_with(k: Kernel, src: &[u8], dst: &mut Slots<u16>) -> usize {
     match k {
         // SAFETY: a `Kernel::Avx512` value exists only after its features were detected.
         #[cfg(target_arch = "x86_64")]

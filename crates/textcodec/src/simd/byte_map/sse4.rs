@@ -2,6 +2,7 @@
 //! chained `pshufb` tables of the AVX2 kernel (see `avx2.rs`) at half the width.
 
 use super::super::utf16::sse4::{below_0800, bmp_4, store_exact, Packed};
+use crate::simd::{out_ptr, write_slots, write_utf8, Slots};
 use core::arch::x86_64::*;
 
 /// Bytes per step.
@@ -88,7 +89,7 @@ fn spill(a: __m128i, b: __m128i) -> [u16; 16] {
 // Hot loop. Bounds: a step runs only while `i + 16 <= n` (the shorter length), then `i`
 // advances by 16, so it never passes `n`; `valid` (an error's position) is below 16.
 #[allow(clippy::arithmetic_side_effects, clippy::indexing_slicing)]
-pub(super) unsafe fn to_utf16(src: &[u8], units: &[u16; 256], dst: &mut [u16]) -> usize {
+pub(super) unsafe fn to_utf16(src: &[u8], units: &[u16; 256], dst: &mut Slots<u16>) -> usize {
     let n = src.len().min(dst.len());
     // SAFETY: SSE4.1 is enabled here.
     let planes = unsafe { Planes::load(units) };
@@ -107,12 +108,12 @@ pub(super) unsafe fn to_utf16(src: &[u8], units: &[u16; 256], dst: &mut [u16]) -
                 let (a, b, errors) = planes.map(bytes);
                 if errors != 0 {
                     let valid = errors.trailing_zeros() as usize;
-                    dst[i..i + valid].copy_from_slice(&spill(a, b)[..valid]);
+                    write_slots(&mut dst[i..i + valid], &spill(a, b)[..valid]);
                     return i + valid;
                 }
                 (a, b)
             };
-            let d = dst.as_mut_ptr().add(i);
+            let d = out_ptr(dst).add(i);
             _mm_storeu_si128(d.cast(), a);
             _mm_storeu_si128(d.add(8).cast(), b);
         }
@@ -132,7 +133,11 @@ const ROOM: usize = 3 * STEP + 16;
 // dst.len()`, writes at most 48 bytes of output (plus the 16 after them, restored) and
 // advances `i` by at most 16; `valid` is below 16.
 #[allow(clippy::arithmetic_side_effects, clippy::indexing_slicing)]
-pub(super) unsafe fn to_utf8(src: &[u8], units: &[u16; 256], dst: &mut [u8]) -> (usize, usize) {
+pub(super) unsafe fn to_utf8(
+    src: &[u8],
+    units: &[u16; 256],
+    dst: &mut Slots<u8>,
+) -> (usize, usize) {
     // SAFETY: SSE4.1 is enabled here.
     let planes = unsafe { Planes::load(units) };
     let (mut i, mut written) = (0, 0);
@@ -141,7 +146,7 @@ pub(super) unsafe fn to_utf8(src: &[u8], units: &[u16; 256], dst: &mut [u8]) -> 
         // write within `dst[written..written + 64]`.
         unsafe {
             let bytes = _mm_loadu_si128(src.as_ptr().add(i).cast());
-            let d = dst.as_mut_ptr();
+            let d = out_ptr(dst);
             if _mm_movemask_epi8(bytes) == 0 {
                 _mm_storeu_si128(d.add(written).cast(), bytes);
                 i += STEP;
@@ -154,7 +159,11 @@ pub(super) unsafe fn to_utf8(src: &[u8], units: &[u16; 256], dst: &mut [u8]) -> 
                 let valid = errors.trailing_zeros() as usize;
                 for &u in &spill(a, b)[..valid] {
                     let c = char::from_u32(u32::from(u)).unwrap_or('\u{FFFD}');
-                    written += c.encode_utf8(&mut dst[written..]).len();
+                    {
+                        let len = c.len_utf8();
+                        write_utf8(&mut dst[written..written + len], c);
+                        written += len;
+                    }
                 }
                 return (i + valid, written);
             }

@@ -1,6 +1,7 @@
 use super::super::dispatch::available_kernels;
 use super::super::sink::utf8_table;
 use super::*;
+use crate::simd::slots;
 use alloc::vec::Vec;
 
 /// A table exercising every path: ASCII identity, errors, two- and three-byte
@@ -82,13 +83,13 @@ fn every_kernel_matches_the_naive_oracle_across_lengths_errors_and_room() {
                     let (expected, valid) = naive(&src, &units);
                     for room in [0, len / 2, len, 3 * len + 100] {
                         let mut wide = alloc::vec![0xAAAAu16; room];
-                        let n = to_utf16_with(k, &src, &map, &mut wide);
+                        let n = to_utf16_with(k, &src, &map, slots(&mut wide));
                         check_prefix(k, n, valid, len, room >= len);
                         assert_eq!(&wide[..n], &expected[..n], "{k:?} utf16 {len} {bad}");
                         assert!(wide[n..].iter().all(|&u| u == 0xAAAA), "{k:?} wrote past");
 
                         let mut narrow = alloc::vec![0xAAu8; room];
-                        let (read, written) = to_utf8_with(k, &src, &map, &mut narrow);
+                        let (read, written) = to_utf8_with(k, &src, &map, slots(&mut narrow));
                         check_prefix(k, read, valid, len, room >= 3 * len + 96);
                         let text = core::str::from_utf8(&narrow[..written])
                             .unwrap_or_else(|e| panic!("{k:?} invalid UTF-8 {e}"));
@@ -187,7 +188,7 @@ fn hot_pair_encoder_matches_the_index_across_mixes_and_room() {
                     for k in available_kernels() {
                         let mut dst = alloc::vec![0xAAu8; room];
                         let (read, written) =
-                            encode_hot_pairs_with(k, text.as_bytes(), hot, &mut dst);
+                            encode_hot_pairs_with(k, text.as_bytes(), hot, slots(&mut dst));
                         assert!(text.is_char_boundary(read), "{k:?} read {read}");
                         assert!(read <= stop_char, "{k:?} read past a stop at {stop_char}");
                         let want: Vec<u8> = text[..read]
@@ -239,7 +240,8 @@ fn x_user_defined_encoder_matches_the_mapping_across_mixes_and_room() {
             for room in [0, 63, 64, text.len(), text.len() + 64] {
                 for k in available_kernels() {
                     let mut dst = alloc::vec![0xAAu8; room];
-                    let (read, written) = encode_x_user_defined_with(k, text.as_bytes(), &mut dst);
+                    let (read, written) =
+                        encode_x_user_defined_with(k, text.as_bytes(), slots(&mut dst));
                     assert!(
                         text.is_char_boundary(read) && read <= stop,
                         "{k:?} read {read}"
@@ -282,7 +284,7 @@ fn x_user_defined_to_utf16_matches_the_standard() {
         for len in [0, 1, 63, 64, 65, 128, 191, 300] {
             for room in [0, 63, 64, len, len + 5] {
                 let mut dst = alloc::vec![0xAAAAu16; room];
-                let n = x_user_defined_to_utf16_with(k, &src[..len], &mut dst);
+                let n = x_user_defined_to_utf16_with(k, &src[..len], slots(&mut dst));
                 // Whole steps: 64 bytes (AVX-512), 32 (AVX2); nothing at other levels.
                 let step = match k {
                     #[cfg(target_arch = "x86_64")]

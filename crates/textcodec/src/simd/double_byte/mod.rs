@@ -36,19 +36,20 @@
 
 use super::dispatch::{kernel, Kernel};
 use crate::index::PairTable;
+use crate::simd::Slots;
 
 /// Decodes a prefix of `src` into `dst` as UTF-16: whole blocks of 64 bytes (63 when the
 /// last byte is a lead: its pair is left for the next call) while they hold only ASCII and
 /// pairs of `table`, and 64 units of room are left. Returns (bytes read, units written).
 #[inline]
-pub(crate) fn to_utf16(src: &[u8], table: &PairTable, dst: &mut [u16]) -> (usize, usize) {
+pub(crate) fn to_utf16(src: &[u8], table: &PairTable, dst: &mut Slots<u16>) -> (usize, usize) {
     to_utf16_with(kernel(), src, table, dst)
 }
 
 /// As [`to_utf16`], into UTF-8, while 96 bytes of room are left; nothing is written past
 /// what it returns. Returns (bytes read, bytes written).
 #[inline]
-pub(crate) fn to_utf8(src: &[u8], table: &PairTable, dst: &mut [u8]) -> (usize, usize) {
+pub(crate) fn to_utf8(src: &[u8], table: &PairTable, dst: &mut Slots<u8>) -> (usize, usize) {
     to_utf8_with(kernel(), src, table, dst)
 }
 
@@ -58,13 +59,13 @@ pub(crate) fn to_utf16_with(
     k: Kernel,
     src: &[u8],
     table: &PairTable,
-    dst: &mut [u16],
+    dst: &mut Slots<u16>,
 ) -> (usize, usize) {
     match k {
         // SAFETY: a `Kernel::Avx512` value exists only after its features were detected.
         #[cfg(all(target_arch = "x86_64", not(feature = "compact")))]
         Kernel::Avx512(_) => unsafe {
-            avx512::decode::<false>(src, table, dst.as_mut_ptr().cast(), dst.len())
+            avx512::decode::<false>(src, table, super::out_ptr(dst).cast(), dst.len())
         },
         _ => (0, 0),
     }
@@ -76,13 +77,13 @@ pub(crate) fn to_utf8_with(
     k: Kernel,
     src: &[u8],
     table: &PairTable,
-    dst: &mut [u8],
+    dst: &mut Slots<u8>,
 ) -> (usize, usize) {
     match k {
         // SAFETY: a `Kernel::Avx512` value exists only after its features were detected.
         #[cfg(all(target_arch = "x86_64", not(feature = "compact")))]
         Kernel::Avx512(_) => unsafe {
-            avx512::decode::<true>(src, table, dst.as_mut_ptr(), dst.len())
+            avx512::decode::<true>(src, table, super::out_ptr(dst), dst.len())
         },
         _ => (0, 0),
     }

@@ -15,6 +15,9 @@
 use alloc::string::String;
 use alloc::vec::Vec;
 
+use core::mem::MaybeUninit;
+
+use super::{slots, write_slots, Slots};
 use crate::index::PairTable;
 
 /// The output side of a decoder, in code units (bytes for UTF-8, `u16` for UTF-16).
@@ -185,7 +188,7 @@ pub(crate) const fn utf8_table(units: &[u16; 256]) -> [u32; 256] {
 
 /// A UTF-8 output buffer. See the module docs for its invariant.
 pub(crate) struct Utf8Sink<'a> {
-    buf: &'a mut [u8],
+    buf: &'a mut Slots<u8>,
     pos: usize,
     /// End of the bytes the run methods may have written past `pos` (three- and four-byte
     /// stores for shorter characters): scratch, repaired by `write_into_str`'s guard.
@@ -195,6 +198,12 @@ pub(crate) struct Utf8Sink<'a> {
 impl<'a> Utf8Sink<'a> {
     /// A sink over `buf`; whatever `buf` held is overwritten from the start.
     pub(crate) fn new(buf: &'a mut [u8]) -> Self {
+        Self::over_slots(slots(buf))
+    }
+
+    /// A sink over slots that need not be initialised (a `String`'s spare capacity);
+    /// `buf[..written()]` is initialised afterwards (see [`Slots`]).
+    pub(crate) fn over_slots(buf: &'a mut Slots<u8>) -> Self {
         Utf8Sink {
             buf,
             pos: 0,
@@ -251,7 +260,7 @@ impl Sink for Utf8Sink<'_> {
             let (packed, len) = utf8_of_bmp(map(b));
             // Three bytes are stored whatever the length: the zeros past a shorter
             // character are overwritten by the next one, or stay as scratch.
-            self.buf[pos..pos + 3].copy_from_slice(&packed.to_le_bytes()[..3]);
+            write_slots(&mut self.buf[pos..pos + 3], &packed.to_le_bytes()[..3]);
             pos += len;
         }
         if n > 0 {
@@ -273,7 +282,7 @@ impl Sink for Utf8Sink<'_> {
             let entry = map.utf8[usize::from(b)];
             // Four bytes stored (the top one is the length, 0 for an error): what lies past
             // the character is overwritten by the next one, or stays as scratch.
-            self.buf[pos..pos + 4].copy_from_slice(&entry.to_le_bytes());
+            write_slots(&mut self.buf[pos..pos + 4], &entry.to_le_bytes());
             pos += (entry >> 24) as usize;
             error |= entry == 0;
         }
@@ -309,7 +318,7 @@ impl Sink for Utf8Sink<'_> {
     ) -> usize {
         // Every step stores four bytes at most (one character and scratch).
         let limit = self.buf.len().saturating_sub(3);
-        let out = self.buf.as_mut_ptr();
+        let out = self.buf.as_mut_ptr().cast::<u8>();
         let (mut i, mut pos, mut in_ascii) = (0, self.pos, false);
         while i < src.len() && pos < limit {
             let lead = src[i];
@@ -390,10 +399,15 @@ impl Sink for Utf8Sink<'_> {
     #[inline(always)]
     #[allow(clippy::arithmetic_side_effects)]
     fn push(&mut self, c: char) {
-        if let Some(dst) = self.buf.get_mut(self.pos..) {
-            if dst.len() >= c.len_utf8() {
-                self.pos += c.encode_utf8(dst).len();
-            }
+        let mut bytes = [0; 4];
+        let bytes = c.encode_utf8(&mut bytes).as_bytes();
+        if let Some(dst) = self
+            .buf
+            .get_mut(self.pos..)
+            .and_then(|d| d.get_mut(..bytes.len()))
+        {
+            write_slots(dst, bytes);
+            self.pos += bytes.len();
         }
     }
     // Hot path. Bounds: `pos <= buf.len()`, so `room` does not underflow and `buf[pos..]`
@@ -406,22 +420,22 @@ impl Sink for Utf8Sink<'_> {
         let dst = &mut self.buf[self.pos..];
         if c < 0x80 {
             if room >= 1 {
-                dst[0] = c as u8;
+                dst[0].write(c as u8);
                 self.pos += 1;
             }
         } else if c < 0x800 {
             if room >= 2 {
-                dst[0] = 0xC0 | (c >> 6) as u8;
-                dst[1] = 0x80 | (c & 0x3F) as u8;
+                dst[0].write(0xC0 | (c >> 6) as u8);
+                dst[1].write(0x80 | (c & 0x3F) as u8);
                 self.pos += 2;
             }
         } else if (0xD800..=0xDFFF).contains(&c) {
             // Never produced by the decoders (tables hold scalar values only); stay valid.
             self.push('\u{FFFD}');
         } else if room >= 3 {
-            dst[0] = 0xE0 | (c >> 12) as u8;
-            dst[1] = 0x80 | ((c >> 6) & 0x3F) as u8;
-            dst[2] = 0x80 | (c & 0x3F) as u8;
+            dst[0].write(0xE0 | (c >> 12) as u8);
+            dst[1].write(0x80 | ((c >> 6) & 0x3F) as u8);
+            dst[2].write(0x80 | (c & 0x3F) as u8);
             self.pos += 3;
         }
     }
@@ -442,7 +456,7 @@ impl Sink for Utf8Sink<'_> {
         while !src.is_char_boundary(n) {
             n -= 1;
         }
-        self.buf[self.pos..self.pos + n].copy_from_slice(&src.as_bytes()[..n]);
+        write_slots(&mut self.buf[self.pos..self.pos + n], &src.as_bytes()[..n]);
         self.pos += n;
         n
     }
@@ -459,7 +473,10 @@ impl Sink for Utf8Sink<'_> {
         let ascii = self.copy_ascii(&src[..limit]);
         ascii
             + for_valid_utf8_chunks(&src[ascii..limit], |valid| {
-                self.buf[self.pos..self.pos + valid.len()].copy_from_slice(valid.as_bytes());
+                write_slots(
+                    &mut self.buf[self.pos..self.pos + valid.len()],
+                    valid.as_bytes(),
+                );
                 self.pos += valid.len();
                 valid.len()
             })
@@ -478,12 +495,18 @@ impl Sink for Utf8Sink<'_> {
 
 /// A UTF-16 output buffer.
 pub(crate) struct Utf16Sink<'a> {
-    buf: &'a mut [u16],
+    buf: &'a mut Slots<u16>,
     pos: usize,
 }
 
 impl<'a> Utf16Sink<'a> {
     pub(crate) fn new(buf: &'a mut [u16]) -> Self {
+        Self::over_slots(slots(buf))
+    }
+
+    /// A sink over slots that need not be initialised (a `Vec`'s spare capacity);
+    /// `buf[..written()]` is initialised afterwards (see [`Slots`]).
+    pub(crate) fn over_slots(buf: &'a mut Slots<u16>) -> Self {
         Utf16Sink { buf, pos: 0 }
     }
 }
@@ -511,7 +534,7 @@ impl Sink for Utf16Sink<'_> {
         for (slot, &b) in self.buf[self.pos..self.pos + n].iter_mut().zip(&src[..n]) {
             let u = map(b);
             // Never produced by the decoders (their tables hold scalar values only).
-            *slot = if (u & 0xF800) == 0xD800 { 0xFFFD } else { u };
+            slot.write(if (u & 0xF800) == 0xD800 { 0xFFFD } else { u });
         }
         self.pos += n;
         n
@@ -524,7 +547,7 @@ impl Sink for Utf16Sink<'_> {
         let mut error = false;
         for (slot, &b) in self.buf[self.pos..self.pos + n].iter_mut().zip(&src[..n]) {
             let unit = map.units[usize::from(b)];
-            *slot = unit;
+            slot.write(unit);
             // A unit of 0 is an error but for byte 0.
             error |= (unit == 0) & (b != 0);
         }
@@ -551,7 +574,7 @@ impl Sink for Utf16Sink<'_> {
         pair: impl Fn(u8, u8) -> u16,
     ) -> usize {
         let limit = self.buf.len();
-        let out = self.buf.as_mut_ptr();
+        let out = self.buf.as_mut_ptr().cast::<u16>();
         let (mut i, mut pos, mut in_ascii) = (0, self.pos, false);
         while i < src.len() && pos < limit {
             let lead = src[i];
@@ -618,10 +641,15 @@ impl Sink for Utf16Sink<'_> {
     #[inline(always)]
     #[allow(clippy::arithmetic_side_effects)]
     fn push(&mut self, c: char) {
-        if let Some(dst) = self.buf.get_mut(self.pos..) {
-            if dst.len() >= c.len_utf16() {
-                self.pos += c.encode_utf16(dst).len();
-            }
+        let mut units = [0; 2];
+        let units = c.encode_utf16(&mut units);
+        if let Some(dst) = self
+            .buf
+            .get_mut(self.pos..)
+            .and_then(|d| d.get_mut(..units.len()))
+        {
+            write_slots(dst, units);
+            self.pos += units.len();
         }
     }
     // Hot path. Bounds: `pos` advances by 1 only after writing `buf[pos]`, so it stays at
@@ -630,7 +658,7 @@ impl Sink for Utf16Sink<'_> {
     #[allow(clippy::arithmetic_side_effects)]
     fn push_bmp(&mut self, c: u16) {
         if let Some(slot) = self.buf.get_mut(self.pos) {
-            *slot = c;
+            slot.write(c);
             self.pos += 1;
         }
     }
@@ -684,54 +712,48 @@ impl Sink for Utf16Sink<'_> {
     }
 }
 
-/// At most this many bytes of fresh space are zero-filled per [`append_to_string`] or
-/// [`append_to_vec`] call: the zeroes are then still in L1 cache when the decoder or
-/// encoder overwrites them, instead of costing a second pass over memory.
-pub(crate) const APPEND_CHUNK: usize = 32 * 1024;
-
-/// Runs `f` over `additional` fresh elements at the end of `vec` (at most
-/// [`APPEND_CHUNK`] bytes of them: callers loop on `OutputFull`), initialised to the
-/// default; `f` returns its result and how many of them it wrote, which are kept.
-pub(crate) fn append_to_vec<T: Copy + Default, R>(
+/// Runs `f` over `additional` slots of `vec`'s spare capacity (reserved here), as they
+/// are: not zero-filled first. `f` returns its result and how many slots it wrote from the
+/// start, which become part of `vec`.
+pub(crate) fn append_to_vec<T: Copy, R>(
     vec: &mut Vec<T>,
     additional: usize,
-    f: impl FnOnce(&mut [T]) -> (R, usize),
+    f: impl FnOnce(&mut Slots<T>) -> (R, usize),
 ) -> R {
-    let chunk = APPEND_CHUNK
-        .checked_div(core::mem::size_of::<T>())
-        .unwrap_or(APPEND_CHUNK);
-    let old_len = vec.len();
-    vec.resize(old_len.saturating_add(additional.min(chunk)), T::default());
-    let (result, written) = f(vec.get_mut(old_len..).unwrap_or_default());
-    vec.truncate(old_len.saturating_add(written));
+    vec.reserve(additional);
+    let spare = vec.spare_capacity_mut();
+    let n = additional.min(spare.len());
+    let (result, written) = f(spare.get_mut(..n).unwrap_or_default());
+    let new_len = vec.len().saturating_add(written.min(n));
+    // SAFETY: `written.min(n)` slots past the length are within the capacity, and `f`
+    // wrote them: writers of `Slots` initialise what they report as written, from the
+    // start (see `Slots`; every kernel's tests check its count against an oracle).
+    unsafe { vec.set_len(new_len) };
     result
 }
 
-/// Runs `f` with a [`Utf8Sink`] over `additional` bytes of fresh space at the end of `s`
-/// (at most [`APPEND_CHUNK`]: callers loop on `OutputFull`), then keeps exactly what `f`
-/// wrote. Returns `f`'s result.
-// Bounds: `additional <= APPEND_CHUNK` and `old_len` is the length of a `String` (at most
-// `isize::MAX`), so `old_len + additional` cannot overflow; after the resize `vec[old_len..]`
-// exists, and the sink wrote `written <= additional` bytes into it.
-#[allow(clippy::indexing_slicing, clippy::arithmetic_side_effects)]
+/// Runs `f` with a [`Utf8Sink`] over `additional` bytes of `s`'s spare capacity (reserved
+/// here, not zero-filled), then appends exactly what `f` wrote. Returns `f`'s result.
 pub(crate) fn append_to_string<R>(
     s: &mut String,
     additional: usize,
     f: impl FnOnce(&mut Utf8Sink<'_>) -> R,
 ) -> R {
-    let additional = additional.min(APPEND_CHUNK);
-    let old_len = s.len();
-    // SAFETY: the bytes are only exposed through a `Utf8Sink`, which writes whole UTF-8
-    // sequences from its start; the vector is truncated to `old_len + written` before the
-    // `String` is observable again, and the zero padding it temporarily holds is ASCII. So
-    // the `String` holds valid UTF-8 whenever control leaves this function, even if `f`
-    // panics (the padding is ASCII NUL).
+    // SAFETY: the length is only changed below, to cover bytes a `Utf8Sink` wrote: whole
+    // UTF-8 sequences from the start of the spare capacity (its invariant), so the
+    // `String` holds valid UTF-8 whenever it is observable again, even if `f` panics
+    // (the length is then unchanged).
     let vec = unsafe { s.as_mut_vec() };
-    vec.resize(old_len + additional, 0);
-    let mut sink = Utf8Sink::new(&mut vec[old_len..]);
+    vec.reserve(additional);
+    let old_len = vec.len();
+    let spare = vec.spare_capacity_mut();
+    let n = additional.min(spare.len());
+    let mut sink = Utf8Sink::over_slots(spare.get_mut(..n).unwrap_or_default());
     let result = f(&mut sink);
-    let written = sink.pos;
-    vec.truncate(old_len + written);
+    let new_len = old_len.saturating_add(sink.pos);
+    // SAFETY: `sink.pos <= n` bytes of the capacity were written by the sink, initialised
+    // and valid UTF-8 (see above and `Slots`).
+    unsafe { vec.set_len(new_len) };
     result
 }
 
@@ -756,11 +778,15 @@ pub(crate) fn write_into_str<R>(
             let pos = self.sink.pos;
             let scratch_end = self.sink.scratch_end.clamp(pos, self.sink.buf.len());
             if let Some(scratch) = self.sink.buf.get_mut(pos..scratch_end) {
-                scratch.fill(0);
+                scratch.fill(MaybeUninit::new(0));
             }
             if let Some(after) = self.sink.buf.get_mut(scratch_end..) {
-                for b in after.iter_mut().take_while(|b| (**b & 0xC0) == 0x80) {
-                    *b = 0;
+                // SAFETY: the slots came from an initialised `str`, and writers of `Slots`
+                // only store initialised values.
+                let continuation =
+                    |b: &MaybeUninit<u8>| (unsafe { b.assume_init() } & 0xC0) == 0x80;
+                for b in after.iter_mut().take_while(|b| continuation(b)) {
+                    b.write(0);
                 }
             }
         }

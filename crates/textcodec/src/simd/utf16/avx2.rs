@@ -1,3 +1,6 @@
+use core::mem::MaybeUninit;
+
+use crate::simd::{out_ptr, Slots};
 use core::arch::x86_64::*;
 
 /// Swaps the bytes of every `u16` when `big_endian`.
@@ -34,7 +37,11 @@ fn order(v: __m256i, big_endian: bool) -> __m256i {
 // advances by the lengths of the packed output (at most 48 per step) while `written + 64
 // <= dst.len()`; so neither passes its slice's length and the sums cannot overflow.
 #[allow(clippy::arithmetic_side_effects)]
-pub(crate) unsafe fn bytes_to_utf8(src: &[u8], big_endian: bool, dst: &mut [u8]) -> (usize, usize) {
+pub(crate) unsafe fn bytes_to_utf8(
+    src: &[u8],
+    big_endian: bool,
+    dst: &mut Slots<u8>,
+) -> (usize, usize) {
     let above_ascii = _mm256_set1_epi16(0xFF80u16 as i16);
     let top5 = _mm256_set1_epi16(0xF800u16 as i16);
     let surrogate = _mm256_set1_epi16(0xD800u16 as i16);
@@ -47,7 +54,7 @@ pub(crate) unsafe fn bytes_to_utf8(src: &[u8], big_endian: bool, dst: &mut [u8])
         );
         // SAFETY (all stores below): `written + 64 <= dst.len()`, and a step writes at
         // most 48 bytes of output plus 16 of slack from `written` on.
-        let d = dst.as_mut_ptr();
+        let d = out_ptr(dst);
         if _mm256_testz_si256(v, above_ascii) != 0 {
             let packed = _mm256_packus_epi16(v, v);
             let ordered = _mm256_permute4x64_epi64::<0b00_00_10_00>(packed);
@@ -116,14 +123,17 @@ pub(in crate::simd) unsafe fn store_exact(d: *mut u8, at: usize, parts: &[Packed
     // starts at most at the last part's start plus its first length, and ends before
     // `end + 16`.
     unsafe {
-        let after = _mm_loadu_si128(d.add(end).cast());
+        // Copied as `MaybeUninit` (the bytes may be uninitialised: see `Slots`).
+        let after = d.add(end).cast::<MaybeUninit<[u8; 16]>>().read_unaligned();
         let mut p = d.add(at);
         for &(packed, n0, n1) in parts {
             _mm_storeu_si128(p.cast(), _mm256_castsi256_si128(packed));
             _mm_storeu_si128(p.add(n0).cast(), _mm256_extracti128_si256::<1>(packed));
             p = p.add(n0 + n1);
         }
-        _mm_storeu_si128(d.add(end).cast(), after);
+        d.add(end)
+            .cast::<MaybeUninit<[u8; 16]>>()
+            .write_unaligned(after);
     }
     end
 }
@@ -229,7 +239,7 @@ unsafe fn pair_of_entries(table: &[[u8; 16]; 256], low: u32, high: u32) -> __m25
 pub(crate) unsafe fn bytes_to_units(
     src: &[u8],
     big_endian: bool,
-    dst: &mut [u16],
+    dst: &mut Slots<u16>,
 ) -> (usize, usize) {
     let (mut read, mut written) = (0, 0);
     let top5 = _mm256_set1_epi16(0xF800u16 as i16);
@@ -245,7 +255,7 @@ pub(crate) unsafe fn bytes_to_units(
             break;
         }
         // SAFETY: `written + 16 <= dst.len()`.
-        unsafe { _mm256_storeu_si256(dst.as_mut_ptr().add(written).cast(), v) };
+        unsafe { _mm256_storeu_si256(out_ptr(dst).add(written).cast(), v) };
         read += 32;
         written += 16;
     }

@@ -1,3 +1,4 @@
+use crate::simd::{out_ptr, Slots};
 use core::arch::x86_64::*;
 
 /// `vpermt2b` indexes that lay out the UTF-8 of 32 units `width` bytes apart (two
@@ -105,8 +106,12 @@ pub(in crate::simd) unsafe fn bmp_to_utf8_32(w: __m512i, starts: u32, d: *mut u8
 // the spreading multiply by 0xF turns each bit at a multiple of 4 into a nibble of
 // ones, which never carries.
 #[allow(clippy::indexing_slicing, clippy::arithmetic_side_effects)]
-pub(crate) unsafe fn bytes_to_utf8(src: &[u8], big_endian: bool, dst: &mut [u8]) -> (usize, usize) {
-    let (s, d) = (src.as_ptr(), dst.as_mut_ptr());
+pub(crate) unsafe fn bytes_to_utf8(
+    src: &[u8],
+    big_endian: bool,
+    dst: &mut Slots<u8>,
+) -> (usize, usize) {
+    let (s, d) = (src.as_ptr(), out_ptr(dst));
     let swap = _mm256_setr_epi8(
         1, 0, 3, 2, 5, 4, 7, 6, 9, 8, 11, 10, 13, 12, 15, 14, 1, 0, 3, 2, 5, 4, 7, 6, 9, 8, 11, 10,
         13, 12, 15, 14,

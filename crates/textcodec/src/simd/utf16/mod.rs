@@ -15,18 +15,19 @@
 )]
 
 use super::dispatch::{kernel, Kernel};
+use crate::simd::Slots;
 
 /// Converts the longest prefix of `src` (UTF-16 code units as bytes, big- or
 /// little-endian) made of non-surrogates and surrogate pairs to UTF-8, whole characters
 /// only, as far as `dst` has room. Returns (bytes of `src` read, bytes written).
 #[inline]
-pub(crate) fn bytes_to_utf8(src: &[u8], big_endian: bool, dst: &mut [u8]) -> (usize, usize) {
+pub(crate) fn bytes_to_utf8(src: &[u8], big_endian: bool, dst: &mut Slots<u8>) -> (usize, usize) {
     bytes_to_utf8_with(kernel(), src, big_endian, dst)
 }
 
 /// [`bytes_to_utf8`] for `u16` input. Returns (units read, bytes written).
 #[inline]
-pub(crate) fn units_to_utf8(src: &[u16], dst: &mut [u8]) -> (usize, usize) {
+pub(crate) fn units_to_utf8(src: &[u16], dst: &mut Slots<u8>) -> (usize, usize) {
     let (read, written) = bytes_to_utf8(as_bytes(src), cfg!(target_endian = "big"), dst);
     (read / 2, written)
 }
@@ -42,7 +43,7 @@ fn as_bytes(src: &[u16]) -> &[u8] {
 /// surrogate pairs into `dst` as code units, whole characters only. Returns (bytes read,
 /// units written).
 #[inline]
-pub(crate) fn bytes_to_units(src: &[u8], big_endian: bool, dst: &mut [u16]) -> (usize, usize) {
+pub(crate) fn bytes_to_units(src: &[u8], big_endian: bool, dst: &mut Slots<u16>) -> (usize, usize) {
     bytes_to_units_with(kernel(), src, big_endian, dst)
 }
 
@@ -58,9 +59,9 @@ pub(crate) fn bytes_to_units(src: &[u8], big_endian: bool, dst: &mut [u16]) -> (
 #[allow(clippy::indexing_slicing, clippy::arithmetic_side_effects)]
 fn alternate<T>(
     src: &[u8],
-    dst: &mut [T],
-    mut simd: impl FnMut(&[u8], &mut [T]) -> (usize, usize),
-    scalar: impl Fn(&[u8], &mut [T]) -> (usize, usize),
+    dst: &mut Slots<T>,
+    mut simd: impl FnMut(&[u8], &mut Slots<T>) -> (usize, usize),
+    scalar: impl Fn(&[u8], &mut Slots<T>) -> (usize, usize),
 ) -> (usize, usize) {
     let (mut read, mut written) = (0, 0);
     loop {
@@ -83,9 +84,9 @@ pub(crate) fn bytes_to_utf8_with(
     k: Kernel,
     src: &[u8],
     big_endian: bool,
-    dst: &mut [u8],
+    dst: &mut Slots<u8>,
 ) -> (usize, usize) {
-    let scalar = |s: &[u8], d: &mut [u8]| scalar::bytes_to_utf8(s, big_endian, d);
+    let scalar = |s: &[u8], d: &mut Slots<u8>| scalar::bytes_to_utf8(s, big_endian, d);
     match k {
         #[cfg(target_arch = "x86_64")]
         Kernel::Avx512(_) => alternate(
@@ -136,9 +137,9 @@ pub(crate) fn bytes_to_units_with(
     k: Kernel,
     src: &[u8],
     big_endian: bool,
-    dst: &mut [u16],
+    dst: &mut Slots<u16>,
 ) -> (usize, usize) {
-    let scalar = |s: &[u8], d: &mut [u16]| scalar::bytes_to_units(s, big_endian, d);
+    let scalar = |s: &[u8], d: &mut Slots<u16>| scalar::bytes_to_units(s, big_endian, d);
     match k {
         #[cfg(target_arch = "x86_64")]
         Kernel::Avx2(_) | Kernel::Avx512(_) => alternate(

@@ -1,5 +1,8 @@
 //! NEON (aarch64): UTF-16 → UTF-16 code units and UTF-16 → UTF-8, 8 units per step.
 
+use core::mem::MaybeUninit;
+
+use crate::simd::{out_ptr, Slots};
 use core::arch::aarch64::*;
 
 /// Blocks of 8 units without surrogates, copied (byte-swapped for big-endian).
@@ -7,7 +10,7 @@ use core::arch::aarch64::*;
 // src.len()` and `written + 8 <= dst.len()`, so neither passes its slice's length and the
 // sums cannot overflow.
 #[allow(clippy::arithmetic_side_effects)]
-pub(crate) fn bytes_to_units(src: &[u8], big_endian: bool, dst: &mut [u16]) -> (usize, usize) {
+pub(crate) fn bytes_to_units(src: &[u8], big_endian: bool, dst: &mut Slots<u16>) -> (usize, usize) {
     let (mut read, mut written) = (0, 0);
     while read + 16 <= src.len() && written + 8 <= dst.len() {
         // SAFETY: NEON is part of every aarch64 target; the load reads `src[read..read +
@@ -23,7 +26,7 @@ pub(crate) fn bytes_to_units(src: &[u8], big_endian: bool, dst: &mut [u16]) -> (
             let top5 = vandq_u16(v, vdupq_n_u16(0xF800));
             let stop = vmaxvq_u16(vceqq_u16(top5, vdupq_n_u16(0xD800))) != 0;
             if !stop {
-                vst1q_u16(dst.as_mut_ptr().add(written), v);
+                vst1q_u16(out_ptr(dst).add(written), v);
             }
             stop
         };
@@ -47,7 +50,7 @@ type Packed = (uint8x16_t, usize);
 // advances by at most 24 per step while `written + 40 <= dst.len()`; so neither passes
 // its slice's length and the sums cannot overflow.
 #[allow(clippy::arithmetic_side_effects)]
-pub(crate) fn bytes_to_utf8(src: &[u8], big_endian: bool, dst: &mut [u8]) -> (usize, usize) {
+pub(crate) fn bytes_to_utf8(src: &[u8], big_endian: bool, dst: &mut Slots<u8>) -> (usize, usize) {
     let (mut read, mut written) = (0, 0);
     while read + 16 <= src.len() && written + 40 <= dst.len() {
         // SAFETY: NEON is part of every aarch64 target; the load reads `src[read..read +
@@ -59,7 +62,7 @@ pub(crate) fn bytes_to_utf8(src: &[u8], big_endian: bool, dst: &mut [u8]) -> (us
                 bytes = vrev16q_u8(bytes);
             }
             let v = vreinterpretq_u16_u8(bytes);
-            let d = dst.as_mut_ptr();
+            let d = out_ptr(dst);
             let max = vmaxvq_u16(v);
             if max < 0x80 {
                 vst1_u8(d.add(written), vmovn_u16(v));
@@ -104,13 +107,16 @@ unsafe fn store_exact(d: *mut u8, at: usize, parts: &[Packed]) -> usize {
     // SAFETY: the caller guarantees `d + at .. d + end + 16`; each 16-byte store starts
     // at most at the last part's start and ends before `end + 16`.
     unsafe {
-        let after = vld1q_u8(d.add(end));
+        // Copied as `MaybeUninit` (the bytes may be uninitialised: see `Slots`).
+        let after = d.add(end).cast::<MaybeUninit<[u8; 16]>>().read_unaligned();
         let mut p = d.add(at);
         for &(packed, n) in parts {
             vst1q_u8(p, packed);
             p = p.add(n);
         }
-        vst1q_u8(d.add(end), after);
+        d.add(end)
+            .cast::<MaybeUninit<[u8; 16]>>()
+            .write_unaligned(after);
     }
     end
 }

@@ -1,3 +1,5 @@
+use crate::simd::{write_utf16, write_utf8, Slots};
+
 // Hot loop. Bounds: only `next_char` calls this, after checking `i + 2 <= src.len()`
 // (or `i + 4` for the unit at `i + 2`), so `src[i]` and `src[i + 1]` are in bounds.
 #[inline(always)]
@@ -41,13 +43,13 @@ fn next_char(src: &[u8], i: usize, big_endian: bool) -> Option<(char, usize)> {
 // whole characters read and bytes written into `dst`), so adding a character's length
 // (at most 4) cannot overflow.
 #[allow(clippy::arithmetic_side_effects)]
-pub(crate) fn bytes_to_utf8(src: &[u8], big_endian: bool, dst: &mut [u8]) -> (usize, usize) {
+pub(crate) fn bytes_to_utf8(src: &[u8], big_endian: bool, dst: &mut Slots<u8>) -> (usize, usize) {
     let (mut read, mut written) = (0, 0);
     while let Some((c, len)) = next_char(src, read, big_endian) {
         let Some(out) = dst.get_mut(written..written + c.len_utf8()) else {
             break;
         };
-        c.encode_utf8(out);
+        write_utf8(out, c);
         written += out.len();
         read += len;
     }
@@ -58,13 +60,13 @@ pub(crate) fn bytes_to_utf8(src: &[u8], big_endian: bool, dst: &mut [u8]) -> (us
 // whole characters read and units written into `dst`), so adding a character's length
 // (at most 4) cannot overflow.
 #[allow(clippy::arithmetic_side_effects)]
-pub(crate) fn bytes_to_units(src: &[u8], big_endian: bool, dst: &mut [u16]) -> (usize, usize) {
+pub(crate) fn bytes_to_units(src: &[u8], big_endian: bool, dst: &mut Slots<u16>) -> (usize, usize) {
     let (mut read, mut written) = (0, 0);
     while let Some((c, len)) = next_char(src, read, big_endian) {
         let Some(out) = dst.get_mut(written..written + c.len_utf16()) else {
             break;
         };
-        c.encode_utf16(out);
+        write_utf16(out, c);
         written += out.len();
         read += len;
     }

@@ -1,5 +1,6 @@
 //! SSE2 (x86-64 baseline): UTF-16 → UTF-16 code units and UTF-16 → UTF-8, 8 units per step.
 
+use crate::simd::{out_ptr, write_slots, Slots};
 use core::arch::x86_64::*;
 
 /// Blocks of 8 units without surrogates, copied (byte-swapped for big-endian).
@@ -7,7 +8,7 @@ use core::arch::x86_64::*;
 // src.len()` and `written + 8 <= dst.len()`, so neither passes its slice's length and the
 // sums cannot overflow.
 #[allow(clippy::arithmetic_side_effects)]
-pub(crate) fn bytes_to_units(src: &[u8], big_endian: bool, dst: &mut [u16]) -> (usize, usize) {
+pub(crate) fn bytes_to_units(src: &[u8], big_endian: bool, dst: &mut Slots<u16>) -> (usize, usize) {
     let (mut read, mut written) = (0, 0);
     while read + 16 <= src.len() && written + 8 <= dst.len() {
         // SAFETY: SSE2 is part of the x86-64 baseline; the load reads `src[read..read +
@@ -21,7 +22,7 @@ pub(crate) fn bytes_to_units(src: &[u8], big_endian: bool, dst: &mut [u16]) -> (
             let surrogates = _mm_cmpeq_epi16(top5, _mm_set1_epi16(0xD800u16 as i16));
             let stop = _mm_movemask_epi8(surrogates) != 0;
             if !stop {
-                _mm_storeu_si128(dst.as_mut_ptr().add(written).cast(), v);
+                _mm_storeu_si128(out_ptr(dst).add(written).cast(), v);
             }
             stop
         };
@@ -62,7 +63,7 @@ enum Block {
     clippy::indexing_slicing,
     clippy::cast_possible_truncation
 )]
-pub(crate) fn bytes_to_utf8(src: &[u8], big_endian: bool, dst: &mut [u8]) -> (usize, usize) {
+pub(crate) fn bytes_to_utf8(src: &[u8], big_endian: bool, dst: &mut Slots<u8>) -> (usize, usize) {
     let (mut read, mut written) = (0, 0);
     while read + 16 <= src.len() && written + 24 <= dst.len() {
         // SAFETY: SSE2 is part of the x86-64 baseline; the load reads `src[read..read +
@@ -78,7 +79,7 @@ pub(crate) fn bytes_to_utf8(src: &[u8], big_endian: bool, dst: &mut [u8]) -> (us
             let ascii_mask = _mm_movemask_epi8(ascii) as u32;
             let top5 = _mm_and_si128(v, _mm_set1_epi16(0xF800u16 as i16));
             if ascii_mask == 0xFFFF {
-                _mm_storel_epi64(dst.as_mut_ptr().add(written).cast(), _mm_packus_epi16(v, v));
+                _mm_storel_epi64(out_ptr(dst).add(written).cast(), _mm_packus_epi16(v, v));
                 Block::Ascii
             } else if _mm_movemask_epi8(_mm_cmpeq_epi16(top5, _mm_set1_epi16(0xD800u16 as i16)))
                 != 0
@@ -110,7 +111,7 @@ pub(crate) fn bytes_to_utf8(src: &[u8], big_endian: bool, dst: &mut [u8]) -> (us
                 let after = out[end];
                 let mut n = 0;
                 for (i, word) in words.into_iter().enumerate() {
-                    out[n..n + 2].copy_from_slice(&word.to_le_bytes());
+                    write_slots(&mut out[n..n + 2], &word.to_le_bytes());
                     n += 2 - (ascii_mask >> (2 * i) & 1) as usize;
                 }
                 out[end] = after;
@@ -121,16 +122,16 @@ pub(crate) fn bytes_to_utf8(src: &[u8], big_endian: bool, dst: &mut [u8]) -> (us
                 let mut n = 0;
                 for u in units {
                     if u < 0x80 {
-                        out[n] = u as u8;
+                        out[n].write(u as u8);
                         n += 1;
                     } else if u < 0x800 {
-                        out[n] = 0xC0 | (u >> 6) as u8;
-                        out[n + 1] = 0x80 | (u & 0x3F) as u8;
+                        out[n].write(0xC0 | (u >> 6) as u8);
+                        out[n + 1].write(0x80 | (u & 0x3F) as u8);
                         n += 2;
                     } else {
-                        out[n] = 0xE0 | (u >> 12) as u8;
-                        out[n + 1] = 0x80 | ((u >> 6) & 0x3F) as u8;
-                        out[n + 2] = 0x80 | (u & 0x3F) as u8;
+                        out[n].write(0xE0 | (u >> 12) as u8);
+                        out[n + 1].write(0x80 | ((u >> 6) & 0x3F) as u8);
+                        out[n + 2].write(0x80 | (u & 0x3F) as u8);
                         n += 3;
                     }
                 }

@@ -1,6 +1,9 @@
 //! SSSE3/SSE4.1 (x86-64-v2): UTF-16 → UTF-8 with `pshufb` packing, 8 units per step (the
 //! AVX2 kernel's method at half the width, with the same tables).
 
+use core::mem::MaybeUninit;
+
+use crate::simd::{out_ptr, Slots};
 use core::arch::x86_64::*;
 
 /// Swaps the bytes of every `u16` when `big_endian`.
@@ -31,7 +34,11 @@ fn order(v: __m128i, big_endian: bool) -> __m128i {
 // advances by the packed output's length (at most 24 per step) while `written + 40 <=
 // dst.len()`; so neither passes its slice's length and the sums cannot overflow.
 #[allow(clippy::arithmetic_side_effects)]
-pub(crate) unsafe fn bytes_to_utf8(src: &[u8], big_endian: bool, dst: &mut [u8]) -> (usize, usize) {
+pub(crate) unsafe fn bytes_to_utf8(
+    src: &[u8],
+    big_endian: bool,
+    dst: &mut Slots<u8>,
+) -> (usize, usize) {
     let above_ascii = _mm_set1_epi16(0xFF80u16 as i16);
     let top5 = _mm_set1_epi16(0xF800u16 as i16);
     let surrogate = _mm_set1_epi16(0xD800u16 as i16);
@@ -44,7 +51,7 @@ pub(crate) unsafe fn bytes_to_utf8(src: &[u8], big_endian: bool, dst: &mut [u8])
         );
         // SAFETY (all stores below): `written + 40 <= dst.len()`, and a step reads and
         // writes at most its output (24 bytes) plus 16 from `written` on.
-        let d = dst.as_mut_ptr();
+        let d = out_ptr(dst);
         if _mm_testz_si128(v, above_ascii) != 0 {
             unsafe { _mm_storel_epi64(d.add(written).cast(), _mm_packus_epi16(v, v)) };
             read += 16;
@@ -102,13 +109,16 @@ pub(in crate::simd) unsafe fn store_exact(d: *mut u8, at: usize, parts: &[Packed
     // SAFETY: the caller guarantees `d + at .. d + end + 16`; each 16-byte store starts
     // at most at the last part's start and ends before `end + 16`.
     unsafe {
-        let after = _mm_loadu_si128(d.add(end).cast());
+        // Copied as `MaybeUninit` (the bytes may be uninitialised: see `Slots`).
+        let after = d.add(end).cast::<MaybeUninit<[u8; 16]>>().read_unaligned();
         let mut p = d.add(at);
         for &(packed, n) in parts {
             _mm_storeu_si128(p.cast(), packed);
             p = p.add(n);
         }
-        _mm_storeu_si128(d.add(end).cast(), after);
+        d.add(end)
+            .cast::<MaybeUninit<[u8; 16]>>()
+            .write_unaligned(after);
     }
     end
 }

@@ -1,5 +1,6 @@
 use super::super::dispatch::available_kernels;
 use super::*;
+use crate::simd::slots;
 use alloc::vec::Vec;
 
 /// Deliberately naive oracle: UTF-16 units to (units of the convertible prefix, its
@@ -122,7 +123,8 @@ fn every_kernel_matches_the_naive_oracle() {
                                 .collect();
                             for room in [expected.len(), expected.len() + 64, expected.len() / 2] {
                                 let mut dst = alloc::vec![0xAAu8; room];
-                                let (r, w) = bytes_to_utf8_with(k, &bytes, big_endian, &mut dst);
+                                let (r, w) =
+                                    bytes_to_utf8_with(k, &bytes, big_endian, slots(&mut dst));
                                 assert!(r % 2 == 0 && r <= 2 * n, "{k:?}");
                                 // Nothing past the output changes (`encodeInto`).
                                 assert!(dst[w..].iter().all(|&b| b == 0xAA), "{k:?} wrote past");
@@ -146,7 +148,8 @@ fn every_kernel_matches_the_naive_oracle() {
                                     assert_eq!(r / 2, n);
                                 }
                                 let mut wide = alloc::vec![0u16; room];
-                                let (r, w) = bytes_to_units_with(k, &bytes, big_endian, &mut wide);
+                                let (r, w) =
+                                    bytes_to_units_with(k, &bytes, big_endian, slots(&mut wide));
                                 assert!(r % 2 == 0 && r <= 2 * n && w == r / 2);
                                 assert_eq!(&wide[..w], &units[..w]);
                                 if w < n {

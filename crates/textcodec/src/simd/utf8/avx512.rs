@@ -1,3 +1,4 @@
+use crate::simd::{out_ptr, Slots};
 use core::arch::x86_64::*;
 
 /// # Safety
@@ -10,7 +11,7 @@ use core::arch::x86_64::*;
 // sum can overflow. `i - 1`, `i - 2`, `i - 3` are taken only when `i >= 3`; `src[i..i +
 // 32]` is within `i + 33`; `32 - leading_zeros` of a `u32` is 0..=32.
 #[allow(clippy::indexing_slicing, clippy::arithmetic_side_effects)]
-pub(crate) unsafe fn to_utf16(src: &[u8], dst: &mut [u16]) -> (usize, usize) {
+pub(crate) unsafe fn to_utf16(src: &[u8], dst: &mut Slots<u16>) -> (usize, usize) {
     // Payload mask by high nibble: ASCII 7 bits, continuation 6, 2-byte lead 5,
     // 3-byte lead 4, 4-byte lead 3.
     const PAYLOAD: [u8; 16] = [
@@ -34,7 +35,7 @@ pub(crate) unsafe fn to_utf16(src: &[u8], dst: &mut [u16]) -> (usize, usize) {
     let cont = |v: __m256i| _mm256_movemask_epi8(_mm256_cmpgt_epi8(below_c0, v)) as u32;
     let lead4 =
         |v: __m256i| _mm256_movemask_epi8(_mm256_cmpeq_epi8(_mm256_max_epu8(v, f0), v)) as u32;
-    let (s, d) = (src.as_ptr(), dst.as_mut_ptr());
+    let (s, d) = (src.as_ptr(), out_ptr(dst));
     let (mut i, mut read, mut written) = (0, 0, 0);
     // Bytes i-3..=i+32 are looked at (those before the start count as NUL); up to 32
     // units are stored.

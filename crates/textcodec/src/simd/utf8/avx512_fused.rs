@@ -1,4 +1,5 @@
 use super::avx512_validation::{invalid, Leads, Tables};
+use crate::simd::{out_ptr, Slots};
 use core::arch::x86_64::*;
 
 /// `vpermt2b` indices that interleave low bytes (first operand) and high bytes
@@ -57,7 +58,10 @@ const BY_LOW_SIX: [[u8; 64]; 3] = {
 // and then `i >= 64`. `boundary_before(src, x)`
 // returns a value in `x - 3 ..= x` for `x <= src.len()`, so `start <= end`.
 #[allow(clippy::indexing_slicing, clippy::arithmetic_side_effects)]
-pub(crate) unsafe fn to_utf16<const VALIDATE: bool>(src: &[u8], dst: &mut [u16]) -> (usize, usize) {
+pub(crate) unsafe fn to_utf16<const VALIDATE: bool>(
+    src: &[u8],
+    dst: &mut Slots<u16>,
+) -> (usize, usize) {
     if src.len() < 64 {
         return (0, 0);
     }
@@ -84,7 +88,7 @@ pub(crate) unsafe fn to_utf16<const VALIDATE: bool>(src: &[u8], dst: &mut [u16])
     // boundary).
     let mut first = [0u8; 67];
     first[3..].copy_from_slice(&src[..64]);
-    let (s, d) = (src.as_ptr(), dst.as_mut_ptr());
+    let (s, d) = (src.as_ptr(), out_ptr(dst));
     let (mut i, mut written) = (0, 0);
     // Whether the last block ended inside a character.
     let mut pending = false;

@@ -13,6 +13,7 @@
 )]
 
 use super::dispatch::{kernel, Kernel};
+use crate::simd::Slots;
 
 /// Length of the longest prefix of `src` that is valid UTF-8 (whole characters only).
 #[inline]
@@ -45,11 +46,15 @@ pub(crate) fn valid_prefix_len_with(k: Kernel, src: &[u8]) -> usize {
 /// bytes or units of room earlier); the caller finishes with [`valid_prefix_len`] and
 /// [`to_utf16`]. `dst` past `written` may be overwritten.
 #[inline]
-pub(crate) fn validate_to_utf16(src: &[u8], dst: &mut [u16]) -> (usize, usize) {
+pub(crate) fn validate_to_utf16(src: &[u8], dst: &mut Slots<u16>) -> (usize, usize) {
     validate_to_utf16_with(kernel(), src, dst)
 }
 
-pub(crate) fn validate_to_utf16_with(k: Kernel, src: &[u8], dst: &mut [u16]) -> (usize, usize) {
+pub(crate) fn validate_to_utf16_with(
+    k: Kernel,
+    src: &[u8],
+    dst: &mut Slots<u16>,
+) -> (usize, usize) {
     match k {
         // SAFETY: a `Kernel::Avx512` value exists only after its features were detected.
         #[cfg(target_arch = "x86_64")]
@@ -68,7 +73,7 @@ pub(crate) fn validate_to_utf16_with(k: Kernel, src: &[u8], dst: &mut [u16]) -> 
 // Bounds: `read` and `written` are sums of what the two report (bytes of `src[read..]`
 // read, units of `dst[written..]` written), so they stay within the slices.
 #[allow(clippy::indexing_slicing, clippy::arithmetic_side_effects)]
-fn with_ascii_runs(k: Kernel, src: &[u8], dst: &mut [u16]) -> (usize, usize) {
+fn with_ascii_runs(k: Kernel, src: &[u8], dst: &mut Slots<u16>) -> (usize, usize) {
     let (mut read, mut written) = (0, 0);
     loop {
         let n = super::ascii::widen_ascii_with(k, &src[read..], &mut dst[written..]);
@@ -86,7 +91,7 @@ fn with_ascii_runs(k: Kernel, src: &[u8], dst: &mut [u16]) -> (usize, usize) {
 /// Converts valid UTF-8 to UTF-16, whole characters only, as far as `dst` has room.
 /// Returns (bytes of `src` read, units written).
 #[inline]
-pub(crate) fn to_utf16(src: &str, dst: &mut [u16]) -> (usize, usize) {
+pub(crate) fn to_utf16(src: &str, dst: &mut Slots<u16>) -> (usize, usize) {
     to_utf16_with(kernel(), src, dst)
 }
 
@@ -98,7 +103,7 @@ pub(crate) fn to_utf16(src: &str, dst: &mut [u16]) -> (usize, usize) {
 // next ASCII byte or the end. So `src[read..end]` is a valid `str` slice, the scalar twin
 // reads within it, and `n + r`, `r + r2` add lengths of parts of one slice.
 #[allow(clippy::indexing_slicing, clippy::arithmetic_side_effects)]
-pub(crate) fn to_utf16_with(k: Kernel, src: &str, dst: &mut [u16]) -> (usize, usize) {
+pub(crate) fn to_utf16_with(k: Kernel, src: &str, dst: &mut Slots<u16>) -> (usize, usize) {
     match k {
         #[cfg(target_arch = "x86_64")]
         Kernel::Avx512(_) => {
@@ -155,10 +160,10 @@ pub(crate) fn to_utf16_with(k: Kernel, src: &str, dst: &mut [u16]) -> (usize, us
 #[inline(always)]
 fn with_scalar_stretches(
     src: &str,
-    dst: &mut [u16],
+    dst: &mut Slots<u16>,
     mut read: usize,
     mut written: usize,
-    mut simd: impl FnMut(&[u8], &mut [u16]) -> (usize, usize),
+    mut simd: impl FnMut(&[u8], &mut Slots<u16>) -> (usize, usize),
 ) -> (usize, usize) {
     loop {
         let (r, w) = simd(&src.as_bytes()[read..], &mut dst[written..]);

@@ -1,3 +1,5 @@
+use crate::simd::{write_utf16, Slots};
+
 pub(crate) fn valid_prefix_len(src: &[u8]) -> usize {
     match core::str::from_utf8(src) {
         Ok(_) => src.len(),
@@ -9,14 +11,14 @@ pub(crate) fn valid_prefix_len(src: &[u8]) -> usize {
 // written into `dst` and bytes of characters read from `src`), so adding a character's
 // length (at most 4) cannot overflow.
 #[allow(clippy::arithmetic_side_effects)]
-pub(crate) fn to_utf16(src: &str, dst: &mut [u16]) -> (usize, usize) {
+pub(crate) fn to_utf16(src: &str, dst: &mut Slots<u16>) -> (usize, usize) {
     let mut read = 0;
     let mut written = 0;
     for c in src.chars() {
         let Some(out) = dst.get_mut(written..written + c.len_utf16()) else {
             break;
         };
-        c.encode_utf16(out);
+        write_utf16(out, c);
         written += out.len();
         read += c.len_utf8();
     }
@@ -38,7 +40,7 @@ pub(crate) fn to_utf16(src: &str, dst: &mut [u16]) -> (usize, usize) {
     clippy::indexing_slicing,
     clippy::cast_possible_truncation
 )]
-pub(crate) fn validate_to_utf16(src: &[u8], dst: &mut [u16]) -> (usize, usize) {
+pub(crate) fn validate_to_utf16(src: &[u8], dst: &mut Slots<u16>) -> (usize, usize) {
     let cont = |i: usize| src.get(i).copied().filter(|b| b & 0xC0 == 0x80);
     let (mut read, mut written) = (0, 0);
     while read < src.len() && written < dst.len() {
@@ -47,7 +49,7 @@ pub(crate) fn validate_to_utf16(src: &[u8], dst: &mut [u16]) -> (usize, usize) {
             if read > 0 && ascii_16(src.get(read..read + 16)) {
                 break;
             }
-            dst[written] = u16::from(lead);
+            dst[written].write(u16::from(lead));
             read += 1;
             written += 1;
             continue;
@@ -84,15 +86,15 @@ pub(crate) fn validate_to_utf16(src: &[u8], dst: &mut [u16]) -> (usize, usize) {
             }
         };
         if c < 0x10000 {
-            dst[written] = c as u16;
+            dst[written].write(c as u16);
             written += 1;
         } else {
             if written + 2 > dst.len() {
                 break;
             }
             let c = c - 0x10000;
-            dst[written] = 0xD800 | (c >> 10) as u16;
-            dst[written + 1] = 0xDC00 | (c & 0x3FF) as u16;
+            dst[written].write(0xD800 | (c >> 10) as u16);
+            dst[written + 1].write(0xDC00 | (c & 0x3FF) as u16);
             written += 2;
         }
         read += len;

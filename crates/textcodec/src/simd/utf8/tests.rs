@@ -1,5 +1,6 @@
 use super::super::dispatch::available_kernels;
 use super::*;
+use crate::simd::slots;
 use alloc::vec::Vec;
 
 /// Deliberately naive oracle: the Standard's UTF-8 decoder steps, one byte at a time,
@@ -198,7 +199,7 @@ fn validation_matches_the_oracle_on_every_short_sequence() {
                                 "{k:?} {pad} {a:x} {b:x} {c:x} {d:x}"
                             );
                             if matches!(k.name(), "sse2" | "scalar") {
-                                let (r, w) = validate_to_utf16_with(k, &buf, &mut dst);
+                                let (r, w) = validate_to_utf16_with(k, &buf, slots(&mut dst));
                                 assert_eq!(r, valid, "{k:?} {pad} {a:x} {b:x} {c:x} {d:x}");
                                 assert_eq!(&dst[..w], &naive_utf16(&buf[..r])[..]);
                             }
@@ -223,7 +224,7 @@ fn to_utf16_handles_characters_straddling_every_window_position() {
                 s.push_str(&"b".repeat(40));
                 let expected = naive_utf16(s.as_bytes());
                 let mut dst = alloc::vec![0u16; expected.len() + 32];
-                let (r, w) = to_utf16_with(k, &s, &mut dst);
+                let (r, w) = to_utf16_with(k, &s, slots(&mut dst));
                 assert_eq!(
                     (r, &dst[..w]),
                     (s.len(), &expected[..]),
@@ -250,7 +251,7 @@ fn to_utf16_matches_the_naive_oracle() {
                     let expected = naive_utf16(s.as_bytes());
                     for room in [expected.len(), expected.len() + 40, expected.len() / 2] {
                         let mut dst = alloc::vec![0u16; room];
-                        let (r, w) = to_utf16_with(k, s, &mut dst);
+                        let (r, w) = to_utf16_with(k, s, slots(&mut dst));
                         assert!(s.is_char_boundary(r));
                         assert_eq!(&dst[..w], &naive_utf16(&s.as_bytes()[..r])[..], "{k:?}");
                         // Stopped only for room: the next character would not fit.
@@ -330,7 +331,7 @@ fn validate_to_utf16_matches_the_naive_oracle() {
                     let expected = naive_utf16(&buf[..valid]);
                     for room in [expected.len() + 64, expected.len(), expected.len() / 2] {
                         let mut dst = alloc::vec![0u16; room];
-                        let (r, w) = validate_to_utf16_with(k, &buf, &mut dst);
+                        let (r, w) = validate_to_utf16_with(k, &buf, slots(&mut dst));
                         assert!(r <= valid, "{k:?} {at:?} {r} {valid}");
                         assert!(core::str::from_utf8(&buf[..r]).is_ok());
                         assert_eq!(&dst[..w], &naive_utf16(&buf[..r])[..], "{k:?} {at:?}");
@@ -345,7 +346,7 @@ fn validate_to_utf16_matches_the_naive_oracle() {
                         // The rest as `copy_valid_utf8` does it.
                         let rest = valid_prefix_len_with(k, &buf[r..]);
                         let rest = core::str::from_utf8(&buf[r..r + rest]).unwrap();
-                        let (r2, w2) = to_utf16_with(k, rest, &mut dst[w..]);
+                        let (r2, w2) = to_utf16_with(k, rest, slots(&mut dst[w..]));
                         if room >= expected.len() {
                             assert_eq!(r + r2, valid, "{k:?} {at:?}");
                             assert_eq!(&dst[..w + w2], &expected[..], "{k:?} {at:?}");
@@ -368,7 +369,7 @@ fn to_utf16_matches_the_oracle_on_runs() {
                 let expected = naive_utf16(s.as_bytes());
                 for room in [expected.len(), expected.len() + 64, expected.len() / 3] {
                     let mut dst = alloc::vec![0u16; room];
-                    let (r, w) = to_utf16_with(k, s, &mut dst);
+                    let (r, w) = to_utf16_with(k, s, slots(&mut dst));
                     assert_eq!(&dst[..w], &naive_utf16(&s.as_bytes()[..r])[..], "{k:?}");
                     if r < s.len() {
                         let c = s[r..].chars().next().unwrap();

@@ -1,5 +1,6 @@
 //! AVX2: valid UTF-8 → UTF-16, 16 bytes per step (32 when they are all ASCII).
 
+use crate::simd::{out_ptr, Slots};
 use core::arch::x86_64::*;
 
 /// Converts the valid UTF-8 `src` (starting on a character boundary) to UTF-16 until a
@@ -17,14 +18,14 @@ use core::arch::x86_64::*;
 // `written` by at most 32 while `written + 32 <= dst.len()`, so neither passes its
 // slice's length and the sums cannot overflow.
 #[allow(clippy::arithmetic_side_effects)]
-pub(crate) unsafe fn to_utf16(src: &[u8], dst: &mut [u16]) -> (usize, usize) {
+pub(crate) unsafe fn to_utf16(src: &[u8], dst: &mut Slots<u16>) -> (usize, usize) {
     let (mut read, mut written) = (0, 0);
     while read + 32 <= src.len() && written + 32 <= dst.len() {
         // SAFETY: `read + 32 <= src.len()`: the loads read `src[read..read + 32]`; the
         // stores write at most 32 units from `written`, and `written + 32 <= dst.len()`.
         unsafe {
             let p = src.as_ptr().add(read);
-            let d = dst.as_mut_ptr().add(written);
+            let d = out_ptr(dst).add(written);
             let all = _mm256_loadu_si256(p.cast());
             if _mm256_movemask_epi8(all) == 0 {
                 _mm256_storeu_si256(d.cast(), _mm256_cvtepu8_epi16(_mm256_castsi256_si128(all)));

@@ -1,6 +1,7 @@
 //! SSSE3/SSE4.1 (x86-64-v2): valid UTF-8 → UTF-16, 16 bytes per step (the AVX2 method
 //! in two 8-lane halves, with the same table).
 
+use crate::simd::{out_ptr, Slots};
 use core::arch::x86_64::*;
 
 /// The code point each of 8 byte positions would start (as a one-, two- or three-byte
@@ -34,7 +35,7 @@ fn units_8(b: __m128i, n1: __m128i, n2: __m128i) -> __m128i {
 // `written` by at most 16 while `written + 16 <= dst.len()`, so neither passes its
 // slice's length and the sums cannot overflow.
 #[allow(clippy::arithmetic_side_effects)]
-pub(crate) unsafe fn to_utf16(src: &[u8], dst: &mut [u16]) -> (usize, usize) {
+pub(crate) unsafe fn to_utf16(src: &[u8], dst: &mut Slots<u16>) -> (usize, usize) {
     let (mut read, mut written) = (0, 0);
     while read + 32 <= src.len() && written + 16 <= dst.len() {
         // SAFETY: `read + 32 <= src.len()`: the loads read within `src[read..read + 18]`;
@@ -42,7 +43,7 @@ pub(crate) unsafe fn to_utf16(src: &[u8], dst: &mut [u16]) -> (usize, usize) {
         // dst.len()`.
         unsafe {
             let p = src.as_ptr().add(read);
-            let d = dst.as_mut_ptr().add(written);
+            let d = out_ptr(dst).add(written);
             let w = _mm_loadu_si128(p.cast());
             if _mm_movemask_epi8(w) == 0 {
                 _mm_storeu_si128(d.cast(), _mm_cvtepu8_epi16(w));
