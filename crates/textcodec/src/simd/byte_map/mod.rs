@@ -5,8 +5,9 @@
 //! registers and looks up 32 bytes at once with two-source permutes (`vpermt2w`), packing
 //! UTF-8 with `vpcompressb`; AVX2 (32 bytes) and SSE4 (16 bytes) split the entries into
 //! two byte planes of eight chained `pshufb` tables (`avx2.rs` explains the chaining) and
-//! pack UTF-8 with the UTF-16 → UTF-8 kernels' steps. SSE2, NEON and the scalar level
-//! return 0 and the codec's portable loop (`codecs::fast_byte_map`, tested under every
+//! pack UTF-8 with the UTF-16 → UTF-8 kernels' steps; NEON (16 bytes) looks the two
+//! planes up with `vqtbl4q_u8`/`vqtbx4q_u8`, 64 entries at a time (`neon.rs`). SSE2 and
+//! the scalar level return 0 and the codec's portable loop (`codecs::fast_byte_map`, tested under every
 //! kernel) does all the work; the naive oracle in the tests is the reference both are
 //! checked against. The encoders' kernels are AVX-512 only.
 //!
@@ -59,6 +60,8 @@ pub(crate) fn to_utf16_with(
         // SAFETY: a `Kernel::Sse4` value exists only after SSSE3 and SSE4.1 were detected.
         #[cfg(target_arch = "x86_64")]
         Kernel::Sse4(_) => unsafe { sse4::to_utf16(src, map.units, dst) },
+        #[cfg(all(target_arch = "aarch64", target_endian = "little"))]
+        Kernel::Neon(_) => neon::to_utf16(src, map.units, dst),
         _ => 0,
     }
 }
@@ -81,6 +84,8 @@ pub(crate) fn to_utf8_with(
         // detected.
         #[cfg(target_arch = "x86_64")]
         Kernel::Sse4(_) => unsafe { sse4::to_utf8(src, map.units, dst) },
+        #[cfg(all(target_arch = "aarch64", target_endian = "little"))]
+        Kernel::Neon(_) => neon::to_utf8(src, map.units, dst),
         _ => (0, 0),
     }
 }
@@ -220,6 +225,8 @@ pub(crate) fn x_user_defined_to_utf16_with(k: Kernel, src: &[u8], dst: &mut Slot
         // SAFETY: a `Kernel::Avx2` value exists only after AVX2 was detected.
         #[cfg(target_arch = "x86_64")]
         Kernel::Avx2(_) => unsafe { avx2::x_user_defined_to_utf16(src, dst) },
+        #[cfg(all(target_arch = "aarch64", target_endian = "little"))]
+        Kernel::Neon(_) => neon::x_user_defined_to_utf16(src, dst),
         _ => 0,
     }
 }
@@ -232,6 +239,9 @@ mod avx2;
 
 #[cfg(target_arch = "x86_64")]
 mod avx512;
+
+#[cfg(all(target_arch = "aarch64", target_endian = "little"))]
+mod neon;
 
 #[cfg(test)]
 // Bounds: test code over small buffers it builds itself; an out-of-range index, an

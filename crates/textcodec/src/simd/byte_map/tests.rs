@@ -117,6 +117,14 @@ fn check_prefix(k: Kernel, read: usize, valid: usize, len: usize, ample_room: bo
             "{k:?} stopped early (len {len}, read {read}, valid {valid})"
         );
     }
+    #[cfg(all(target_arch = "aarch64", target_endian = "little"))]
+    if matches!(k, Kernel::Neon(_)) && ample_room {
+        // 16-byte steps.
+        assert!(
+            read == valid || read + 16 > len,
+            "{k:?} stopped early (len {len}, read {read}, valid {valid})"
+        );
+    }
     let _ = (len, ample_room);
 }
 
@@ -285,12 +293,14 @@ fn x_user_defined_to_utf16_matches_the_standard() {
             for room in [0, 63, 64, len, len + 5] {
                 let mut dst = alloc::vec![0xAAAAu16; room];
                 let n = x_user_defined_to_utf16_with(k, &src[..len], slots(&mut dst));
-                // Whole steps: 64 bytes (AVX-512), 32 (AVX2); nothing at other levels.
+                // Whole steps: 64 bytes (AVX-512), 32 (AVX2), 16 (NEON); nothing at other levels.
                 let step = match k {
                     #[cfg(target_arch = "x86_64")]
                     Kernel::Avx512(_) => 64,
                     #[cfg(target_arch = "x86_64")]
                     Kernel::Avx2(_) => 32,
+                    #[cfg(all(target_arch = "aarch64", target_endian = "little"))]
+                    Kernel::Neon(_) => 16,
                     _ => usize::MAX,
                 };
                 assert!(n <= len.min(room), "{k:?} {n}");

@@ -174,7 +174,7 @@ pub(crate) mod scalar;
 mod sse2;
 
 #[cfg(all(target_arch = "aarch64", target_endian = "little"))]
-mod neon;
+pub(super) mod neon;
 
 #[cfg(target_arch = "x86_64")]
 pub(super) mod sse4;

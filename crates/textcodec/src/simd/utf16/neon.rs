@@ -40,7 +40,7 @@ pub(crate) fn bytes_to_units(src: &[u8], big_endian: bool, dst: &mut Slots<u16>)
 }
 
 /// UTF-8 bytes packed at the start of a register, and how many count.
-type Packed = (uint8x16_t, usize);
+pub(in crate::simd) type Packed = (uint8x16_t, usize);
 
 /// UTF-16 → UTF-8, 8 units per step, for blocks without surrogates (the SSE4 kernel's
 /// method: `vqtbl1q_u8` packs with the same tables; lane masks come from `vaddvq` over
@@ -102,7 +102,7 @@ pub(crate) fn bytes_to_utf8(src: &[u8], big_endian: bool, dst: &mut Slots<u8>) -
 #[inline]
 // Bounds: the lengths are at most 16 each and few; `at` is within a slice.
 #[allow(clippy::arithmetic_side_effects)]
-unsafe fn store_exact(d: *mut u8, at: usize, parts: &[Packed]) -> usize {
+pub(in crate::simd) unsafe fn store_exact(d: *mut u8, at: usize, parts: &[Packed]) -> usize {
     let end = at + parts.iter().map(|&(_, n)| n).sum::<usize>();
     // SAFETY: the caller guarantees `d + at .. d + end + 16`; each 16-byte store starts
     // at most at the last part's start and ends before `end + 16`.
@@ -136,7 +136,7 @@ fn entry(table: &[[u8; 16]; 256], index: u32) -> uint8x16_t {
 
 /// The UTF-8 of 8 units below U+0800, packed, and its length (at most 16).
 #[inline]
-fn below_0800(v: uint16x8_t) -> Packed {
+pub(in crate::simd) fn below_0800(v: uint16x8_t) -> Packed {
     // SAFETY: NEON is part of every aarch64 target (these are register operations and a
     // 16-byte load of a constant).
     unsafe {
@@ -161,7 +161,7 @@ fn below_0800(v: uint16x8_t) -> Packed {
 
 /// The UTF-8 of 4 BMP code points that are not surrogates, packed, and its length.
 #[inline]
-fn bmp_4(x: uint32x4_t) -> Packed {
+pub(in crate::simd) fn bmp_4(x: uint32x4_t) -> Packed {
     // SAFETY: NEON is part of every aarch64 target (register operations and a 16-byte
     // load of a constant).
     unsafe {
