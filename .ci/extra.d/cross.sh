@@ -26,6 +26,10 @@ fi
 rustup target add $targets >/dev/null 2>&1 || fail "rustup target add $targets"
 
 for target in $targets; do
+  # The kernels and dispatch arms are `cfg`'d per architecture: lint each build.
+  echo "--- clippy, $target"
+  cargo clippy -p textcodec --target "$target" --all-targets --locked -q -- -D warnings \
+    || fail "clippy on $target"
   echo "--- $target (qemu-user)"
   scripts/cross-test.sh "$target" -q || fail "tests on $target"
 done

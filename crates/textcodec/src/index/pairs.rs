@@ -165,7 +165,10 @@ pub(crate) struct PairTable {
     layout: PairLayout,
     /// `lead_map[lead - 0x80]` is 0xFF where the row of `lead` has a pair, else 0: the
     /// bytes that are leads wherever a character starts (the vector kernel's classes).
-    #[cfg_attr(feature = "compact", allow(dead_code))]
+    #[cfg_attr(
+        any(feature = "compact", not(target_arch = "x86_64")),
+        allow(dead_code)
+    )]
     lead_map: [u8; 128],
 }
 
@@ -205,7 +208,10 @@ impl PairTable {
     }
 
     /// 0xFF for a byte `0x80 + k` whose row has a pair, 0 otherwise.
-    #[cfg_attr(feature = "compact", allow(dead_code))]
+    #[cfg_attr(
+        any(feature = "compact", not(target_arch = "x86_64")),
+        allow(dead_code)
+    )]
     pub(crate) fn lead_map(&self) -> &[u8; 128] {
         &self.lead_map
     }

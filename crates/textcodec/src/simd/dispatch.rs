@@ -20,6 +20,10 @@
 
 /// Proof that the CPU features of a kernel were detected (private constructor).
 #[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Debug)]
+#[cfg_attr(
+    not(any(target_arch = "x86_64", target_arch = "aarch64")),
+    allow(dead_code)
+)]
 pub(crate) struct Detected(());
 
 /// A kernel family, ordered from the most portable to the most demanding. A primitive

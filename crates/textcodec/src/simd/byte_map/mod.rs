@@ -44,6 +44,8 @@ pub(crate) fn to_utf8(src: &[u8], map: &ByteMap<'_>, dst: &mut Slots<u8>) -> (us
     to_utf8_with(kernel(), src, map, dst)
 }
 
+// Targets without a kernel use none of the arguments.
+#[allow(unused_variables)]
 pub(crate) fn to_utf16_with(
     k: Kernel,
     src: &[u8],
@@ -66,6 +68,8 @@ pub(crate) fn to_utf16_with(
     }
 }
 
+// Targets without a kernel use none of the arguments.
+#[allow(unused_variables)]
 pub(crate) fn to_utf8_with(
     k: Kernel,
     src: &[u8],
@@ -95,6 +99,8 @@ pub(crate) fn to_utf8_with(
 /// D0/D1 for Cyrillic) → their bytes: `bytes[k * 64 + (trail & 0x3F)]` for `leads[k]
 /// trail`, 0 where the character is not encodable. Unused slots have lead 0 (no lead
 /// byte matches it).
+// The encode kernel that reads it is x86-64 only.
+#[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
 pub(crate) struct HotPairs {
     pub(crate) leads: [u8; 4],
     pub(crate) bytes: [u8; 256],
@@ -173,6 +179,8 @@ pub(crate) fn has_encode_kernel() -> bool {
     false
 }
 
+// Targets without a kernel use none of the arguments.
+#[allow(unused_variables)]
 pub(crate) fn encode_hot_pairs_with(
     k: Kernel,
     src: &[u8],
@@ -196,6 +204,8 @@ pub(crate) fn encode_x_user_defined(src: &[u8], dst: &mut Slots<u8>) -> (usize, 
     encode_x_user_defined_with(kernel(), src, dst)
 }
 
+// Targets without a kernel use none of the arguments.
+#[allow(unused_variables)]
 pub(crate) fn encode_x_user_defined_with(
     k: Kernel,
     src: &[u8],
@@ -217,6 +227,8 @@ pub(crate) fn x_user_defined_to_utf16(src: &[u8], dst: &mut Slots<u16>) -> usize
     x_user_defined_to_utf16_with(kernel(), src, dst)
 }
 
+// Targets without a kernel use none of the arguments.
+#[allow(unused_variables)]
 pub(crate) fn x_user_defined_to_utf16_with(k: Kernel, src: &[u8], dst: &mut Slots<u16>) -> usize {
     match k {
         // SAFETY: a `Kernel::Avx512` value exists only after its features were detected.

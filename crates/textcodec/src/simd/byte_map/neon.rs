@@ -22,8 +22,9 @@ struct Planes {
 }
 
 impl Planes {
-    // Bounds: `t < 8`: the loads read entries `128 + 16t .. 128 + 16t + 16` (32 bytes).
-    #[allow(clippy::arithmetic_side_effects)]
+    // Bounds: `t < 8`: the loads read entries `128 + 16t .. 128 + 16t + 16` (32 bytes);
+    // the tables take `p[t..t + 4]` for `t` 0 and 4.
+    #[allow(clippy::arithmetic_side_effects, clippy::indexing_slicing)]
     fn load(units: &[u16; 256]) -> Self {
         // SAFETY: NEON is part of every aarch64 target; each `vld2q_u8` reads 16 entries
         // (32 bytes) within the table and splits their bytes: on a little-endian target
@@ -61,6 +62,8 @@ impl Planes {
 }
 
 /// The units of a step and the position of its first error (16 if none).
+// Bounds: `from_fn` passes `k < 16`, the arrays' length.
+#[allow(clippy::indexing_slicing)]
 fn spill(low: uint8x16_t, high: uint8x16_t, errors: uint8x16_t) -> ([u16; 16], usize) {
     let (mut l, mut h, mut e) = ([0u8; 16], [0u8; 16], [0u8; 16]);
     // SAFETY: each store writes 16 bytes into a 16-byte array.

@@ -95,7 +95,10 @@ pub(crate) fn to_utf8_with(
 // Bounds: `wrapping_add` is the point (the carry out of bit 63 is dropped: a run that
 // reaches the end has no bit after it).
 #[inline(always)]
-#[cfg_attr(feature = "compact", allow(dead_code))]
+#[cfg_attr(
+    any(feature = "compact", not(target_arch = "x86_64")),
+    allow(dead_code)
+)]
 pub(crate) fn leads_of(capable: u64) -> u64 {
     const EVEN: u64 = 0x5555_5555_5555_5555;
     let run_starts = capable & !(capable << 1);

@@ -57,6 +57,14 @@ pub(crate) fn bytes_to_units(src: &[u8], big_endian: bool, dst: &mut Slots<u16>)
 // two lengths of parts of one slice.
 #[inline(always)]
 #[allow(clippy::indexing_slicing, clippy::arithmetic_side_effects)]
+// Unused on targets whose only kernel is the scalar twin (big-endian ones).
+#[cfg_attr(
+    not(any(
+        target_arch = "x86_64",
+        all(target_arch = "aarch64", target_endian = "little")
+    )),
+    allow(dead_code)
+)]
 fn alternate<T>(
     src: &[u8],
     dst: &mut Slots<T>,
@@ -86,6 +94,8 @@ pub(crate) fn bytes_to_utf8_with(
     big_endian: bool,
     dst: &mut Slots<u8>,
 ) -> (usize, usize) {
+    // (Unused on targets whose only kernel is the scalar twin, such as big-endian ones.)
+    #[allow(unused_variables)]
     let scalar = |s: &[u8], d: &mut Slots<u8>| scalar::bytes_to_utf8(s, big_endian, d);
     match k {
         #[cfg(target_arch = "x86_64")]
@@ -139,6 +149,8 @@ pub(crate) fn bytes_to_units_with(
     big_endian: bool,
     dst: &mut Slots<u16>,
 ) -> (usize, usize) {
+    // (Unused on targets whose only kernel is the scalar twin, such as big-endian ones.)
+    #[allow(unused_variables)]
     let scalar = |s: &[u8], d: &mut Slots<u16>| scalar::bytes_to_units(s, big_endian, d);
     match k {
         #[cfg(target_arch = "x86_64")]

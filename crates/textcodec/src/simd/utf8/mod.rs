@@ -64,6 +64,9 @@ pub(crate) fn validate_to_utf16_with(
         #[cfg(target_arch = "x86_64")]
         Kernel::Sse2 => with_ascii_runs(k, src, dst),
         Kernel::Scalar => with_ascii_runs(k, src, dst),
+        // The other levels validate first, then convert (unreachable on targets that have
+        // no other level).
+        #[allow(unreachable_patterns)]
         _ => (0, 0),
     }
 }
@@ -158,6 +161,7 @@ pub(crate) fn to_utf16_with(k: Kernel, src: &str, dst: &mut Slots<u16>) -> (usiz
 // report, `end` lies in `read..=src.len()` on a character boundary.
 #[allow(clippy::indexing_slicing, clippy::arithmetic_side_effects)]
 #[inline(always)]
+#[cfg(target_arch = "x86_64")]
 fn with_scalar_stretches(
     src: &str,
     dst: &mut Slots<u16>,
