@@ -130,6 +130,8 @@ pub(crate) fn to_utf16_with(k: Kernel, src: &str, dst: &mut Slots<u16>) -> (usiz
             // were detected; `s` is a suffix of the `str` from a character boundary.
             unsafe { transcode_sse4::to_utf16(s, d) }
         }),
+        #[cfg(all(target_arch = "aarch64", target_endian = "little"))]
+        Kernel::Neon(_) => with_scalar_stretches(src, dst, 0, 0, transcode_neon::to_utf16),
         #[cfg(target_arch = "x86_64")]
         Kernel::Sse2 => {
             let mut read = 0;
@@ -161,7 +163,10 @@ pub(crate) fn to_utf16_with(k: Kernel, src: &str, dst: &mut Slots<u16>) -> (usiz
 // report, `end` lies in `read..=src.len()` on a character boundary.
 #[allow(clippy::indexing_slicing, clippy::arithmetic_side_effects)]
 #[inline(always)]
-#[cfg(target_arch = "x86_64")]
+#[cfg(any(
+    target_arch = "x86_64",
+    all(target_arch = "aarch64", target_endian = "little")
+))]
 fn with_scalar_stretches(
     src: &str,
     dst: &mut Slots<u16>,
@@ -205,7 +210,10 @@ mod lookup;
 mod avx2;
 
 /// The packing table and window arithmetic of the SSE4 and AVX2 transcoders.
-#[cfg(target_arch = "x86_64")]
+#[cfg(any(
+    target_arch = "x86_64",
+    all(target_arch = "aarch64", target_endian = "little")
+))]
 mod pack;
 
 #[cfg(target_arch = "x86_64")]
@@ -219,6 +227,9 @@ mod sse4;
 
 #[cfg(all(target_arch = "aarch64", target_endian = "little"))]
 mod neon;
+
+#[cfg(all(target_arch = "aarch64", target_endian = "little"))]
+mod transcode_neon;
 
 /// The same with 64-byte AVX-512 vectors; the table lookups are `vpermb` (its index is
 /// the low six bits, and the 16-entry tables are repeated four times), which needs no

@@ -1,5 +1,5 @@
-//! The `pshufb` table that packs the 16-bit lanes at character starts (the SSE4 and AVX2
-//! UTF-8 → UTF-16 kernels), built at compile time.
+//! The `pshufb`/`tbl` table that packs the 16-bit lanes at character starts (the SSE4,
+//! AVX2 and NEON UTF-8 → UTF-16 kernels), built at compile time.
 
 /// Indexed by a mask of 8 lanes (bit i: lane i holds a character), the bytes of the
 /// kept lanes in order (2i, 2i + 1); unused positions hold 0x80 (`pshufb` writes 0).
