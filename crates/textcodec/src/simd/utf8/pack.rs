@@ -32,18 +32,35 @@ const fn kept_units() -> [[u8; 16]; 256] {
 /// continuation, at least 0xC0, at least 0xE0). Returns (the mask of their first bytes,
 /// the bytes they take: 14 to 16).
 #[inline(always)]
-// Bounds: `crossing` is nonzero with bits 14 and 15 only, so `taken` is 14 or 15: the
-// shift is in range and `1 << taken` is at least 1.
-#[allow(clippy::arithmetic_side_effects)]
+// Bounds: the masks of a 16-byte window fit 16 bits, so the mask returned does too.
+#[allow(clippy::cast_possible_truncation)]
 pub(super) fn whole_characters(continuation: u32, lead: u32, lead_3: u32) -> (u32, usize) {
-    let starts = !continuation & 0xFFFF;
-    // A lead at byte 15, or a three-byte lead at 14, starts a character that runs past
-    // the window (four-byte leads never reach the kernels).
-    let crossing = (lead & 0x8000) | (lead_3 & 0x4000);
+    let (starts, taken) =
+        whole_characters_in::<16>(continuation.into(), lead.into(), lead_3.into());
+    (starts as u32, taken)
+}
+
+/// [`whole_characters`] for a window of `BYTES` bytes (16 or 32): the bytes taken are
+/// `BYTES - 2` to `BYTES`.
+#[inline(always)]
+// Bounds: `BYTES` is 16 or 32 (callers' constants), so the shifts are in range;
+// `crossing` is nonzero with the top two bits of the window only, so `taken` is
+// `BYTES - 2` or `BYTES - 1` and `1 << taken` is at least 1.
+#[allow(clippy::arithmetic_side_effects)]
+pub(super) fn whole_characters_in<const BYTES: u32>(
+    continuation: u64,
+    lead: u64,
+    lead_3: u64,
+) -> (u64, usize) {
+    let starts = !continuation & ((1u64 << BYTES) - 1);
+    // A lead at the last byte, or a three-byte lead at the one before, starts a character
+    // that runs past the window (four-byte leads never reach the kernels).
+    let last = 1u64 << (BYTES - 1);
+    let crossing = (lead & last) | (lead_3 & (last >> 1));
     if crossing == 0 {
-        (starts, 16)
+        (starts, BYTES as usize)
     } else {
         let taken = crossing.trailing_zeros();
-        (starts & ((1u32 << taken) - 1), taken as usize)
+        (starts & ((1u64 << taken) - 1), taken as usize)
     }
 }
