@@ -27,27 +27,16 @@ const fn kept_units() -> [[u8; 16]; 256] {
     t
 }
 
-/// Which characters of a 16-byte window of valid UTF-8 (starting on a character
-/// boundary) are whole inside it, from its byte masks (bit i of each: byte i is a
-/// continuation, at least 0xC0, at least 0xE0). Returns (the mask of their first bytes,
-/// the bytes they take: 14 to 16).
-#[inline(always)]
-// Bounds: the masks of a 16-byte window fit 16 bits, so the mask returned does too.
-#[allow(clippy::cast_possible_truncation)]
-pub(super) fn whole_characters(continuation: u32, lead: u32, lead_3: u32) -> (u32, usize) {
-    let (starts, taken) =
-        whole_characters_in::<16>(continuation.into(), lead.into(), lead_3.into());
-    (starts as u32, taken)
-}
-
-/// [`whole_characters`] for a window of `BYTES` bytes (16 or 32): the bytes taken are
-/// `BYTES - 2` to `BYTES`.
+/// Which characters of a window of `BYTES` bytes (16 or 32) of valid UTF-8 (starting on
+/// a character boundary) are whole inside it, from its byte masks (bit i of each: byte i
+/// is a continuation, at least 0xC0, at least 0xE0). Returns (the mask of their first
+/// bytes, the bytes they take: `BYTES - 2` to `BYTES`).
 #[inline(always)]
 // Bounds: `BYTES` is 16 or 32 (callers' constants), so the shifts are in range;
 // `crossing` is nonzero with the top two bits of the window only, so `taken` is
 // `BYTES - 2` or `BYTES - 1` and `1 << taken` is at least 1.
 #[allow(clippy::arithmetic_side_effects)]
-pub(super) fn whole_characters_in<const BYTES: u32>(
+pub(super) fn whole_characters<const BYTES: u32>(
     continuation: u64,
     lead: u64,
     lead_3: u64,

@@ -77,10 +77,10 @@ pub(crate) unsafe fn to_utf16(src: &[u8], dst: &mut Slots<u16>) -> (usize, usize
             // about ten characters per step), else its first 16 bytes.
             let (starts, taken, halves) = if four == 0 {
                 let (starts, taken) =
-                    super::pack::whole_characters_in::<32>(continuation, lead, lead_3);
+                    super::pack::whole_characters::<32>(continuation, lead, lead_3);
                 (starts, taken, 2)
             } else {
-                let (starts, taken) = super::pack::whole_characters_in::<16>(
+                let (starts, taken) = super::pack::whole_characters::<16>(
                     continuation & 0xFFFF,
                     lead & 0xFFFF,
                     lead_3 & 0xFFFF,

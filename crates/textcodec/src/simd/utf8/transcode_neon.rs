@@ -71,8 +71,11 @@ pub(crate) fn to_utf16(src: &[u8], dst: &mut Slots<u16>) -> (usize, usize) {
             }
             let at_least = |b: u8| movemask(vcgeq_u8(w, vdupq_n_u8(b)));
             let continuation = movemask(vceqq_u8(vandq_u8(w, vdupq_n_u8(0xC0)), vdupq_n_u8(0x80)));
-            let (starts, taken) =
-                super::pack::whole_characters(continuation, at_least(0xC0), at_least(0xE0));
+            let (starts, taken) = super::pack::whole_characters::<16>(
+                continuation.into(),
+                at_least(0xC0).into(),
+                at_least(0xE0).into(),
+            );
             let w1 = vld1q_u8(p.add(1));
             let w2 = vld1q_u8(p.add(2));
             let low = units_8(

@@ -63,8 +63,11 @@ pub(crate) unsafe fn to_utf16(src: &[u8], dst: &mut Slots<u16>) -> (usize, usize
                 _mm_and_si128(w, _mm_set1_epi8(0xC0u8 as i8)),
                 _mm_set1_epi8(0x80u8 as i8),
             )) as u32;
-            let (starts, taken) =
-                super::pack::whole_characters(continuation, at_least(0xC0), at_least(0xE0));
+            let (starts, taken) = super::pack::whole_characters::<16>(
+                continuation.into(),
+                at_least(0xC0).into(),
+                at_least(0xE0).into(),
+            );
             let w1 = _mm_loadu_si128(p.add(1).cast());
             let w2 = _mm_loadu_si128(p.add(2).cast());
             let low = units_8(
