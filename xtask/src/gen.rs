@@ -367,13 +367,26 @@ fn gen_jis(spec: &Path) -> Result<(String, String), String> {
         &first,
     );
     // #index-shift_jis-pointer: exclude pointers 8272 to 8835 inclusive, then first pointer.
+    // It differs from the index pointer only for a code point whose first pointer is in
+    // that range, so only those are written: indexed by that pointer less 8272.
     let shift_jis = first_pointers(&jis0208, |p| !(8272..=8835).contains(&p));
-    write_encode_table(
-        &mut a,
-        "SHIFT_JIS_ENCODE",
-        "The *index Shift_JIS pointer*: index jis0208 without pointers 8272 to 8835, first pointer.",
-        &shift_jis,
+    let excluded: Vec<u16> = (8272..=8835u32)
+        .map(|p| match jis0208.entries.get(&p) {
+            Some(cp) if first.get(cp) == Some(&(p as u16)) => {
+                shift_jis.get(cp).copied().unwrap_or(u16::MAX)
+            }
+            // Not a code point's first pointer: `index pointer` never returns it.
+            _ => u16::MAX,
+        })
+        .collect();
+    a.push_str(
+        "/// The *index Shift_JIS pointer* where it differs from the *index pointer*: for a code\n\
+         /// point whose index pointer `p` lies in 8272..=8835 (the range the Shift_JIS index\n\
+         /// excludes), entry `p - 8272` is its first pointer outside that range (0xFFFF: none).\n\
+         /// Elsewhere the two are the same pointer.\n",
     );
+    a.push_str("pub(crate) ");
+    write_static_array(&mut a, "SHIFT_JIS_EXCLUDED", "u16", &excluded, 12, hex4);
     let mut kana = [0u16; 63];
     for (&p, &cp) in &katakana.entries {
         kana[p as usize] = cp as u16;

@@ -199,7 +199,6 @@ mod encode {
     }
     tables! {
         JIS0208 = jis0208::JIS0208_ENCODE, JIS0208_ENCODE_BLOCKS;
-        SHIFT_JIS = jis0208::SHIFT_JIS_ENCODE, SHIFT_JIS_ENCODE_BLOCKS;
         EUC_KR = euc_kr::EUC_KR_ENCODE, EUC_KR_ENCODE_BLOCKS;
         GB18030 = gb18030::GB18030_ENCODE, GB18030_ENCODE_BLOCKS;
         BIG5 = big5::BIG5_ENCODE, BIG5_ENCODE_BLOCKS;
@@ -226,10 +225,21 @@ pub(crate) fn jis0208_pointer(code_point: u32) -> Option<u16> {
     encode::JIS0208.pointer(code_point)
 }
 
-/// *index Shift_JIS pointer* (#index-shift_jis-pointer).
+/// *index Shift_JIS pointer* (#index-shift_jis-pointer): index jis0208 without pointers
+/// 8272 to 8835. That changes the answer only where the index pointer lies in that range
+/// (the NEC-selected IBM extensions, all repeated later in the index), so the encode
+/// table is shared with the EUC-JP and ISO-2022-JP encoders and those pointers are
+/// looked up again in a 564-entry table instead.
 #[inline(always)]
 pub(crate) fn shift_jis_pointer(code_point: u32) -> Option<u16> {
-    encode::SHIFT_JIS.pointer(code_point)
+    let pointer = encode::JIS0208.pointer(code_point)?;
+    match pointer.checked_sub(8272) {
+        Some(k) if k <= 8835 - 8272 => {
+            let again = *generated::jis0208::SHIFT_JIS_EXCLUDED.get(usize::from(k))?;
+            (again != u16::MAX).then_some(again)
+        }
+        _ => Some(pointer),
+    }
 }
 
 /// *index code point* in index jis0212 (EUC-JP decoder only).
