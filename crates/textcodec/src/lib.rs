@@ -61,6 +61,7 @@ mod codecs;
 mod decoder;
 mod encoder;
 mod encoding;
+pub mod form;
 /// Fuzzing hooks (cargo feature `fuzzing`); not a public API.
 #[cfg(feature = "fuzzing")]
 #[doc(hidden)]
