@@ -75,6 +75,8 @@ mod index;
 #[cfg(feature = "std")]
 pub mod io;
 mod label;
+#[cfg(feature = "serde")]
+mod serde_impl;
 mod simd;
 pub mod sniff;
 
