@@ -82,6 +82,8 @@ pub mod sniff;
 
 #[cfg(test)]
 mod tests;
+#[cfg(feature = "tokio")]
+pub mod tokio;
 
 /// The README's Rust examples run as doc tests.
 #[cfg(doctest)]

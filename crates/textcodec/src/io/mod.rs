@@ -21,6 +21,8 @@
 
 pub(crate) mod decode;
 pub(crate) mod encode;
+#[cfg(any(feature = "tokio", feature = "futures"))]
+pub(crate) mod poll;
 mod transcode;
 
 pub use decode::DecodeReader;
