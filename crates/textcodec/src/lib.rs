@@ -68,6 +68,8 @@ pub mod form;
 pub mod __fuzz {
     pub use crate::fuzzing::*;
 }
+#[cfg(feature = "futures")]
+pub mod futures;
 #[cfg(feature = "fuzzing")]
 mod fuzzing;
 mod hooks;

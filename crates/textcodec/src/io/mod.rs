@@ -12,7 +12,7 @@
 //! #concept-encoding-run): input may be split anywhere, reads and writes of any size work,
 //! and the output is byte for byte the one-shot conversion's. The buffering logic lives in
 //! `decode::DecodeCore` and `encode::EncodeCore`, which the async adapters
-//! ([`crate::tokio`], [`crate::futures`]) share.
+//! (modules `tokio` and `futures`, behind their features) share.
 //!
 //! Errors are [`std::io::Error`]s of kind [`InvalidData`](std::io::ErrorKind::InvalidData)
 //! whose inner error says what and where: a [`MalformedSequence`](crate::MalformedSequence)

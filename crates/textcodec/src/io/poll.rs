@@ -1,5 +1,5 @@
 //! The async adapters' loops, written once over a "fill the input" / "write the output"
-//! callback: [`crate::tokio`] and [`crate::futures`] differ only in their traits' shapes.
+//! callback: the `tokio` and `futures` modules differ only in their traits' shapes.
 //!
 //! Cancellation safety: every byte taken from the inner reader lives in the
 //! [`DecodeCore`] and every byte accepted from the caller in the [`EncodeCore`] until it is
