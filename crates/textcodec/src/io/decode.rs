@@ -150,6 +150,13 @@ impl DecodeCore {
         &self.source.decoder
     }
 
+    /// The most text one read can produce from a full input buffer (plus slack for
+    /// pending bytes): the size worth offering to a read.
+    #[cfg(feature = "tokio")]
+    pub(crate) fn max_read(&self) -> usize {
+        self.source.input.len().saturating_mul(3).saturating_add(64)
+    }
+
     pub(crate) fn encoding(&self) -> Encoding {
         self.source.encoding
     }

@@ -133,9 +133,12 @@ impl<R: AsyncRead> AsyncRead for DecodeReader<R> {
         }
         let this = self.project();
         let mut inner = this.inner;
+        // Initialise (zero) only what one call can write, not all the caller's spare
+        // capacity: `read_to_end` offers megabytes of uninitialised space per call.
+        let want = buf.remaining().min(this.core.max_read());
         let n = core::task::ready!(poll::poll_read(
             this.core,
-            buf.initialize_unfilled(),
+            buf.initialize_unfilled_to(want),
             |core| poll_fill(inner.as_mut(), core, cx),
         ))?;
         buf.advance(n);
