@@ -9,11 +9,12 @@
 //! ```
 //!
 //! Options (after `--`): `--only SECTIONS` (comma-separated: decode8, decode16, encode,
-//! utf8, ascii, labels), `--filter TEXT` (rows whose input or encoding name contains TEXT),
+//! utf8, ascii, labels, grow, io), `--filter TEXT` (rows whose input or encoding name contains TEXT),
 //! `--samples N` (default 11), `--sample-ms MS` (default 25), `--quick` (3 × 5 ms),
 //! `--wall-clock` (time with `Instant` instead of the thread's CPU time).
 
 mod grow;
+mod io;
 mod labels;
 
 use std::collections::BTreeMap;
@@ -65,7 +66,7 @@ struct Options {
 fn parse_args() -> Options {
     let mut options = Options {
         sections: [
-            "decode8", "decode16", "encode", "utf8", "ascii", "labels", "grow",
+            "decode8", "decode16", "encode", "utf8", "ascii", "labels", "grow", "io",
         ]
         .map(String::from)
         .to_vec(),
@@ -785,6 +786,9 @@ fn main() {
     }
     if wants("labels") {
         labels::bench_labels(timing, &mut out);
+    }
+    if wants("io") {
+        io::bench_io(&cases, timing, &mut out);
     }
     summary(&rows, &mut out);
     simdutf_table(&rows, &mut out);

@@ -29,6 +29,17 @@
 //! | #api | [`api`]: `TextDecoder`, `TextEncoder`, the stream transformers |
 //! | HTML/XML/CSS/MIME encoding determination (other standards) | [`sniff`] |
 //! | one section per encoding (#utf-8-decoder …) | `codecs/<encoding>.rs` |
+//! | URL Standard: percent-encode after encoding, `application/x-www-form-urlencoded` | [`form`] |
+//!
+//! ## Adapters for the Rust ecosystem
+//!
+//! | what | where | feature |
+//! | --- | --- | --- |
+//! | `Read` + `BufRead` decoding, `Write` + `fmt::Write` encoding, `Read` transcoding | [`io::DecodeReader`], [`io::EncodeWriter`], [`io::TranscodeReader`] | `std` (default) |
+//! | tokio `AsyncRead`/`AsyncBufRead`, `AsyncWrite`, `tokio_util` codec | `tokio::{DecodeReader, EncodeWriter, TextCodec}` | `tokio` |
+//! | futures-io `AsyncRead`/`AsyncBufRead`, `AsyncWrite` | `futures::{DecodeReader, EncodeWriter}` | `futures` |
+//! | `Encoding` as its name, from any label | `impl Serialize, Deserialize for Encoding` | `serde` |
+//! | form submission in a legacy encoding, and its parser | [`form::serialize`], [`form::parse_with_encoding`] | (none: `no_std`) |
 //!
 //! ## Streaming
 //!
@@ -61,12 +72,15 @@ mod codecs;
 mod decoder;
 mod encoder;
 mod encoding;
+pub mod form;
 /// Fuzzing hooks (cargo feature `fuzzing`); not a public API.
 #[cfg(feature = "fuzzing")]
 #[doc(hidden)]
 pub mod __fuzz {
     pub use crate::fuzzing::*;
 }
+#[cfg(feature = "futures")]
+pub mod futures;
 #[cfg(feature = "fuzzing")]
 mod fuzzing;
 mod hooks;
@@ -74,11 +88,15 @@ mod index;
 #[cfg(feature = "std")]
 pub mod io;
 mod label;
+#[cfg(feature = "serde")]
+mod serde_impl;
 mod simd;
 pub mod sniff;
 
 #[cfg(test)]
 mod tests;
+#[cfg(feature = "tokio")]
+pub mod tokio;
 
 /// The README's Rust examples run as doc tests.
 #[cfg(doctest)]

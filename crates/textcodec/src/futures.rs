@@ -1,0 +1,222 @@
+//! Feature `futures`: the decoding and encoding adapters over the `futures-io` traits
+//! (`AsyncRead`, `AsyncBufRead`, `AsyncWrite`), for async-std, smol and other runtimes that
+//! use them. They are the `tokio` module's adapters with those traits' shapes: the same
+//! buffering core, the same errors, cancellation-safe; `poll_close` ends the stream (the
+//! encoder's final bytes), then closes the inner writer.
+//!
+//! (Byte-level adapters rather than a `Stream`/`Sink` of text chunks: they compose with
+//! every futures-io reader and writer, and a `Stream` of lines or chunks is one
+//! `futures::io::AsyncBufReadExt` call away.)
+//!
+//! ```
+//! use futures::io::{AsyncBufReadExt, Cursor};
+//! use futures::stream::TryStreamExt;
+//! use textcodec::{futures::DecodeReader, Decoder, Encoding};
+//!
+//! // Any futures-io reader: a socket, a file, a decompressor.
+//! let source = Cursor::new(b"\x93\xfa\x96\x7b\n\x8c\xea\n".to_vec()); // "日本\n語\n" in Shift_JIS
+//! let reader = DecodeReader::new(source, Decoder::new(Encoding::ShiftJis));
+//! let lines: Vec<String> = futures::executor::block_on(reader.lines().try_collect())?;
+//! assert_eq!(lines, ["日本", "語"]);
+//! # Ok::<(), std::io::Error>(())
+//! ```
+#![deny(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::panic,
+    clippy::indexing_slicing,
+    clippy::arithmetic_side_effects
+)]
+
+use core::pin::Pin;
+use core::task::{ready, Context, Poll};
+use std::io;
+
+use futures_io::{AsyncBufRead, AsyncRead, AsyncWrite};
+
+use crate::io::decode::{DecodeCore, DEFAULT_CAPACITY};
+use crate::io::encode::EncodeCore;
+use crate::io::poll;
+use crate::{Decoder, Encoder, Encoding};
+
+pin_project_lite::pin_project! {
+    /// Reads bytes in some encoding from a futures-io [`AsyncRead`] and yields them as
+    /// UTF-8 ([`AsyncRead`], [`AsyncBufRead`]). See [`crate::io::DecodeReader`].
+    #[derive(Debug)]
+    pub struct DecodeReader<R> {
+        #[pin]
+        inner: R,
+        core: DecodeCore,
+    }
+}
+
+impl<R: AsyncRead> DecodeReader<R> {
+    /// Wraps `inner` with a 16 KiB input buffer.
+    pub fn new(inner: R, decoder: Decoder) -> Self {
+        Self::with_capacity(DEFAULT_CAPACITY, inner, decoder)
+    }
+
+    /// Wraps `inner` with an input buffer of `capacity` bytes (at least 1).
+    pub fn with_capacity(capacity: usize, inner: R, decoder: Decoder) -> Self {
+        DecodeReader {
+            inner,
+            core: DecodeCore::new(capacity, decoder),
+        }
+    }
+
+    /// The decoder (reset for a new stream at the end of this one).
+    pub fn decoder(&self) -> &Decoder {
+        self.core.decoder()
+    }
+
+    /// The encoding being decoded: the decoder's, or the one a byte order mark selected.
+    pub fn encoding(&self) -> Encoding {
+        self.core.encoding()
+    }
+
+    /// The inner reader.
+    pub fn get_ref(&self) -> &R {
+        &self.inner
+    }
+
+    /// The inner reader; reading from it directly skips bytes not yet decoded.
+    pub fn get_mut(&mut self) -> &mut R {
+        &mut self.inner
+    }
+
+    /// Unwraps the inner reader; input read from it but not yet decoded is lost.
+    pub fn into_inner(self) -> R {
+        self.inner
+    }
+}
+
+fn poll_fill<R: AsyncRead>(
+    inner: Pin<&mut R>,
+    core: &mut DecodeCore,
+    cx: &mut Context<'_>,
+) -> Poll<io::Result<()>> {
+    let n = ready!(inner.poll_read(cx, core.input_space()))?;
+    Poll::Ready(core.input_filled(n))
+}
+
+impl<R: AsyncRead> AsyncRead for DecodeReader<R> {
+    fn poll_read(
+        self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+        buf: &mut [u8],
+    ) -> Poll<io::Result<usize>> {
+        if buf.is_empty() {
+            return Poll::Ready(Ok(0));
+        }
+        let this = self.project();
+        let mut inner = this.inner;
+        poll::poll_read(this.core, buf, |core| poll_fill(inner.as_mut(), core, cx))
+    }
+}
+
+impl<R: AsyncRead> AsyncBufRead for DecodeReader<R> {
+    fn poll_fill_buf(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<io::Result<&[u8]>> {
+        let this = self.project();
+        let mut inner = this.inner;
+        let core = this.core;
+        ready!(poll::poll_fill_text(core, |core| poll_fill(
+            inner.as_mut(),
+            core,
+            cx
+        )))?;
+        Poll::Ready(Ok(core.buffered_text()))
+    }
+
+    fn consume(self: Pin<&mut Self>, amt: usize) {
+        self.project().core.consume_text(amt);
+    }
+}
+
+pin_project_lite::pin_project! {
+    /// Writes text (UTF-8 bytes) as bytes in some encoding to a futures-io
+    /// [`AsyncWrite`]. `poll_flush` does not end the stream; `poll_close` does (the
+    /// encoder's final bytes), then closes the inner writer. Dropping without closing
+    /// loses the buffered bytes and the end state. See [`crate::io::EncodeWriter`].
+    #[derive(Debug)]
+    pub struct EncodeWriter<W> {
+        #[pin]
+        inner: W,
+        core: EncodeCore,
+    }
+}
+
+impl<W: AsyncWrite> EncodeWriter<W> {
+    /// Wraps `inner` with a 16 KiB output buffer.
+    pub fn new(inner: W, encoder: Encoder) -> Self {
+        Self::with_capacity(DEFAULT_CAPACITY, inner, encoder)
+    }
+
+    /// Wraps `inner` with an output buffer of `capacity` bytes (at least 64).
+    pub fn with_capacity(capacity: usize, inner: W, encoder: Encoder) -> Self {
+        EncodeWriter {
+            inner,
+            core: EncodeCore::new(capacity, encoder),
+        }
+    }
+
+    /// The encoder.
+    pub fn encoder(&self) -> &Encoder {
+        self.core.encoder()
+    }
+
+    /// The inner writer.
+    pub fn get_ref(&self) -> &W {
+        &self.inner
+    }
+
+    /// The inner writer; writing to it directly puts bytes before those still buffered.
+    pub fn get_mut(&mut self) -> &mut W {
+        &mut self.inner
+    }
+
+    /// Unwraps the inner writer; buffered bytes are lost (close first).
+    pub fn into_inner(self) -> W {
+        self.inner
+    }
+}
+
+fn poll_write_out<W: AsyncWrite>(
+    mut inner: Pin<&mut W>,
+    core: &mut EncodeCore,
+    cx: &mut Context<'_>,
+) -> Poll<io::Result<()>> {
+    poll::poll_write_out(core, |bytes| inner.as_mut().poll_write(cx, bytes))
+}
+
+impl<W: AsyncWrite> AsyncWrite for EncodeWriter<W> {
+    fn poll_write(
+        self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+        buf: &[u8],
+    ) -> Poll<io::Result<usize>> {
+        let this = self.project();
+        let mut inner = this.inner;
+        poll::poll_write(this.core, buf, |core| {
+            poll_write_out(inner.as_mut(), core, cx)
+        })
+    }
+
+    fn poll_flush(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<io::Result<()>> {
+        let this = self.project();
+        let mut inner = this.inner;
+        ready!(poll_write_out(inner.as_mut(), this.core, cx))?;
+        inner.poll_flush(cx)
+    }
+
+    fn poll_close(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<io::Result<()>> {
+        let this = self.project();
+        let mut inner = this.inner;
+        ready!(poll::poll_end(this.core, |core| poll_write_out(
+            inner.as_mut(),
+            core,
+            cx
+        )))?;
+        ready!(inner.as_mut().poll_flush(cx))?;
+        inner.poll_close(cx)
+    }
+}

@@ -1,0 +1,473 @@
+//! Decoding as you read: [`DecodeReader`] (`Read` + `BufRead`) and the buffering core it
+//! shares with the async readers. The Standard's *decode* (#decode) and *run*
+//! (#concept-encoding-run) over an I/O queue that the inner reader fills chunk by chunk.
+#![deny(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::panic,
+    clippy::indexing_slicing,
+    clippy::arithmetic_side_effects
+)]
+
+use std::boxed::Box;
+use std::io::{self, BufRead, Read};
+use std::string::String;
+use std::vec;
+use std::vec::Vec;
+
+use crate::{DecodeResult, DecodeStatus, Decoder, Encoding, MalformedSequence};
+
+/// The default size of the input buffer (and of the decoded-text buffer, when one is used).
+pub(crate) const DEFAULT_CAPACITY: usize = 16 * 1024;
+
+/// The smallest decoded-text buffer: room for the most one handler step writes (Big5's
+/// two code points, 4 bytes; U+FFFD, 3 bytes) with plenty to spare.
+const MIN_TEXT: usize = 64;
+
+/// What a step of the core needs next.
+#[derive(Debug, PartialEq, Eq)]
+pub(crate) enum Step {
+    /// This many bytes (of text for a reader, of decoded text for `fill_text`) are ready.
+    Ready(usize),
+    /// The stream is over (and the decoder has processed end-of-queue).
+    End,
+    /// The input buffer is empty: fill it from the inner reader
+    /// ([`DecodeCore::input_space`], then [`DecodeCore::input_filled`]).
+    NeedInput,
+}
+
+/// What one decode attempt gave.
+enum Decoded {
+    Wrote(usize),
+    /// The output buffer cannot take the next character (it is smaller than 4 bytes).
+    TooSmall,
+    End,
+    NeedInput,
+}
+
+/// The input side: the decoder, the bytes read from the inner reader and not yet decoded,
+/// and an error found after text that was handed out first.
+#[derive(Debug)]
+pub(crate) struct Source {
+    decoder: Decoder,
+    /// The decoder's encoding before end-of-queue reset it (a BOM's, when one was found).
+    encoding: Encoding,
+    input: Box<[u8]>,
+    /// `start <= end <= input.len()`: `end` is checked in `input_filled`, `start` advances by
+    /// what the decoder read from `input[start..end]`.
+    start: usize,
+    end: usize,
+    /// The inner reader reported the end of its stream.
+    eof: bool,
+    /// The decoder has processed end-of-queue: reads return 0 from now on.
+    done: bool,
+    /// A fatal-mode error to report on the next call (text before it went out first).
+    error: Option<MalformedSequence>,
+}
+
+impl Source {
+    /// Runs `decode(decoder, pending input, last)` until it writes something, needs input,
+    /// or the stream ends. `decode` must report what it read from the slice it was given.
+    fn decode_with(
+        &mut self,
+        mut decode: impl FnMut(&mut Decoder, &[u8], bool) -> DecodeResult,
+    ) -> io::Result<Decoded> {
+        loop {
+            if let Some(m) = self.error.take() {
+                return Err(malformed(m));
+            }
+            if self.done {
+                return Ok(Decoded::End);
+            }
+            if self.start == self.end && !self.eof {
+                return Ok(Decoded::NeedInput);
+            }
+            let pending = self.input.get(self.start..self.end).unwrap_or_default();
+            // End-of-queue is given on its own, after the last input, so that the encoding
+            // in use (a BOM's) is known before the decoder resets for a new stream.
+            let last = self.eof && pending.is_empty();
+            let r = decode(&mut self.decoder, pending, last);
+            if !last {
+                self.encoding = self.decoder.encoding();
+            }
+            self.start = self.start.saturating_add(r.read).min(self.end);
+            match r.status {
+                DecodeStatus::Malformed(m) if r.written > 0 => {
+                    // The text before the error goes out first; the error on the next call.
+                    self.error = Some(m);
+                }
+                DecodeStatus::Malformed(m) => return Err(malformed(m)),
+                DecodeStatus::InputEmpty if last => self.done = true,
+                DecodeStatus::OutputFull if r.written == 0 => return Ok(Decoded::TooSmall),
+                _ => {}
+            }
+            if r.written > 0 {
+                return Ok(Decoded::Wrote(r.written));
+            }
+        }
+    }
+}
+
+fn malformed(m: MalformedSequence) -> io::Error {
+    io::Error::new(io::ErrorKind::InvalidData, m)
+}
+
+/// The buffering state of a decoding reader, without the reader: the sync and async
+/// adapters differ only in how they fill the input buffer.
+#[derive(Debug)]
+pub(crate) struct DecodeCore {
+    source: Source,
+    /// Decoded text not yet handed out (`BufRead`, and reads smaller than a character).
+    /// Allocated on first use. `text_start <= text_end <= text.len()`.
+    text: Vec<u8>,
+    text_start: usize,
+    text_end: usize,
+    text_capacity: usize,
+}
+
+impl DecodeCore {
+    pub(crate) fn new(capacity: usize, decoder: Decoder) -> DecodeCore {
+        let capacity = capacity.max(1);
+        DecodeCore {
+            source: Source {
+                encoding: decoder.encoding(),
+                decoder,
+                input: vec![0; capacity].into_boxed_slice(),
+                start: 0,
+                end: 0,
+                eof: false,
+                done: false,
+                error: None,
+            },
+            text: Vec::new(),
+            text_start: 0,
+            text_end: 0,
+            text_capacity: capacity.clamp(MIN_TEXT, 64 * 1024),
+        }
+    }
+
+    pub(crate) fn decoder(&self) -> &Decoder {
+        &self.source.decoder
+    }
+
+    /// The most text one read can produce from a full input buffer (plus slack for
+    /// pending bytes): the size worth offering to a read.
+    #[cfg(feature = "tokio")]
+    pub(crate) fn max_read(&self) -> usize {
+        self.source.input.len().saturating_mul(3).saturating_add(64)
+    }
+
+    pub(crate) fn encoding(&self) -> Encoding {
+        self.source.encoding
+    }
+
+    /// The empty input buffer, to fill from the inner reader (call after
+    /// [`Step::NeedInput`]).
+    pub(crate) fn input_space(&mut self) -> &mut [u8] {
+        self.source.start = 0;
+        self.source.end = 0;
+        &mut self.source.input
+    }
+
+    /// Records that the inner reader put `n` bytes in [`DecodeCore::input_space`] (0: the
+    /// end of the stream).
+    pub(crate) fn input_filled(&mut self, n: usize) -> io::Result<()> {
+        // `Read::read` promises n <= buf.len(), but a buggy or hostile reader must not make
+        // us slice past the buffer (std's own readers check too).
+        if n > self.source.input.len() {
+            return Err(io::Error::new(
+                io::ErrorKind::InvalidData,
+                "the inner reader returned more bytes than the buffer holds",
+            ));
+        }
+        self.source.start = 0;
+        self.source.end = n;
+        self.source.eof = n == 0;
+        Ok(())
+    }
+
+    /// Decodes into `dst` (not empty): buffered text first, then straight from the input;
+    /// a `dst` too small for the next character is served through the text buffer, so
+    /// reads of any size work.
+    pub(crate) fn read_into(&mut self, dst: &mut [u8]) -> io::Result<Step> {
+        loop {
+            let buffered = self.buffered_text();
+            if !buffered.is_empty() {
+                let n = buffered.len().min(dst.len());
+                if let (Some(to), Some(from)) = (dst.get_mut(..n), buffered.get(..n)) {
+                    to.copy_from_slice(from);
+                }
+                self.consume_text(n);
+                return Ok(Step::Ready(n));
+            }
+            match self
+                .source
+                .decode_with(|d, src, last| d.decode_to_utf8(src, dst, last))?
+            {
+                Decoded::Wrote(n) => return Ok(Step::Ready(n)),
+                Decoded::End => return Ok(Step::End),
+                Decoded::NeedInput => return Ok(Step::NeedInput),
+                Decoded::TooSmall => match self.fill_text()? {
+                    Step::Ready(_) => continue,
+                    other => return Ok(other),
+                },
+            }
+        }
+    }
+
+    /// Decodes into `dst`, a `str` buffer of at least [`MIN_TEXT`] bytes, from the input
+    /// only (callers do not mix this with the text buffer).
+    pub(crate) fn read_into_str(&mut self, dst: &mut str) -> io::Result<Step> {
+        match self
+            .source
+            .decode_with(|d, src, last| d.decode_to_str(src, dst, last))?
+        {
+            Decoded::Wrote(n) => Ok(Step::Ready(n)),
+            Decoded::End | Decoded::TooSmall => Ok(Step::End),
+            Decoded::NeedInput => Ok(Step::NeedInput),
+        }
+    }
+
+    /// Makes sure the text buffer holds something, unless the stream is over or input is
+    /// needed (`BufRead::fill_buf`).
+    pub(crate) fn fill_text(&mut self) -> io::Result<Step> {
+        if self.text_start < self.text_end {
+            return Ok(Step::Ready(self.text_end.saturating_sub(self.text_start)));
+        }
+        if self.text.len() < self.text_capacity {
+            self.text.resize(self.text_capacity, 0);
+        }
+        self.text_start = 0;
+        self.text_end = 0;
+        let text = &mut self.text;
+        match self
+            .source
+            .decode_with(|d, src, last| d.decode_to_utf8(src, text, last))?
+        {
+            Decoded::Wrote(n) => {
+                self.text_end = n.min(self.text.len());
+                Ok(Step::Ready(self.text_end))
+            }
+            // Unreachable: the text buffer holds any character.
+            Decoded::TooSmall | Decoded::End => Ok(Step::End),
+            Decoded::NeedInput => Ok(Step::NeedInput),
+        }
+    }
+
+    /// The decoded text not yet consumed (whole characters, unless a tiny read took part
+    /// of one).
+    pub(crate) fn buffered_text(&self) -> &[u8] {
+        self.text
+            .get(self.text_start..self.text_end)
+            .unwrap_or_default()
+    }
+
+    pub(crate) fn consume_text(&mut self, n: usize) {
+        self.text_start = self.text_start.saturating_add(n).min(self.text_end);
+    }
+
+    /// Appends the rest of the stream's text to `dst` (`read_to_string`): buffered text,
+    /// then straight from the input with [`Decoder::decode_to_string`] (no scratch copy,
+    /// no re-validation). `fill` refills the input buffer.
+    pub(crate) fn read_to_string(
+        &mut self,
+        dst: &mut String,
+        mut fill: impl FnMut(&mut DecodeCore) -> io::Result<()>,
+    ) -> io::Result<usize> {
+        let before = dst.len();
+        // Buffered text is whole characters unless a read smaller than a character took
+        // part of one: then finish that character byte by byte through `read_into`.
+        if !self.buffered_text().is_empty() {
+            // (Like std's `read_to_string`, which fails when the bytes are not UTF-8.)
+            let Ok(s) = core::str::from_utf8(self.buffered_text()) else {
+                return Err(io::Error::new(
+                    io::ErrorKind::InvalidData,
+                    "read_to_string after a read that split a character",
+                ));
+            };
+            dst.push_str(s);
+            self.text_start = self.text_end;
+        }
+        loop {
+            match self
+                .source
+                .decode_with(|d, src, last| d.decode_to_string(src, dst, last))
+            {
+                Ok(Decoded::Wrote(_) | Decoded::TooSmall) => {}
+                Ok(Decoded::End) => return Ok(dst.len().saturating_sub(before)),
+                Ok(Decoded::NeedInput) => match fill(self) {
+                    // As `Read::read_to_end` promises: an interrupted read is retried.
+                    Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+                    other => other?,
+                },
+                Err(e) => return Err(e),
+            }
+        }
+    }
+}
+
+/// Reads bytes in some encoding from `R` and yields them as UTF-8, decoding with a
+/// [`Decoder`] (replacement or fatal, BOM handling per its options).
+///
+/// * Reads of any size work, down to one byte: a character that does not fit is kept and
+///   handed out over the next reads.
+/// * [`BufRead`] is implemented (`lines()`, `read_line`, `read_until`); its buffer always
+///   holds whole characters.
+/// * `read_to_string` and `read_to_end` decode straight into the caller's buffer.
+/// * Fatal mode: a malformed sequence is an [`io::ErrorKind::InvalidData`] error whose
+///   inner error is the [`MalformedSequence`] (with its stream offset), returned after the
+///   text before it. Reading on resumes after the malformed bytes.
+/// * Errors of the inner reader, [`io::ErrorKind::Interrupted`] and
+///   [`io::ErrorKind::WouldBlock`] included, are returned as they are and lose nothing: call
+///   again to go on.
+///
+/// Memory: one input buffer (16 KiB by default, [`DecodeReader::with_capacity`]) plus,
+/// once `BufRead` or a read shorter than a character is used, a text buffer as large.
+///
+/// A Shift_JIS file, line by line:
+///
+/// ```
+/// use std::io::BufRead;
+/// use textcodec::{io::DecodeReader, Decoder, Encoding};
+///
+/// // "日本語\nテキスト\n" in Shift_JIS, as a file would hold it.
+/// let file: &[u8] = b"\x93\xfa\x96\x7b\x8c\xea\n\x83\x65\x83\x4c\x83\x58\x83\x67\n";
+/// let reader = DecodeReader::new(file, Decoder::new(Encoding::ShiftJis));
+/// let lines: Vec<String> = reader.lines().collect::<Result<_, _>>()?;
+/// assert_eq!(lines, ["日本語", "テキスト"]);
+/// # Ok::<(), std::io::Error>(())
+/// ```
+///
+/// Fatal mode reports where the input is malformed:
+///
+/// ```
+/// use std::io::Read;
+/// use textcodec::{io::DecodeReader, DecodeErrorMode, Decoder, DecoderOptions, Encoding, MalformedSequence};
+///
+/// let options = DecoderOptions { error_mode: DecodeErrorMode::Fatal, ..Default::default() };
+/// let mut reader = DecodeReader::new(&b"ok \xFF"[..], Decoder::with_options(Encoding::Utf8, options));
+/// let mut text = String::new();
+/// let err = reader.read_to_string(&mut text).unwrap_err();
+/// let malformed = err.get_ref().unwrap().downcast_ref::<MalformedSequence>().unwrap();
+/// assert_eq!((text.as_str(), malformed.offset()), ("ok ", 3));
+/// ```
+#[derive(Debug)]
+pub struct DecodeReader<R> {
+    inner: R,
+    core: DecodeCore,
+}
+
+impl<R: Read> DecodeReader<R> {
+    /// Wraps `inner` with a 16 KiB input buffer.
+    pub fn new(inner: R, decoder: Decoder) -> Self {
+        Self::with_capacity(DEFAULT_CAPACITY, inner, decoder)
+    }
+
+    /// Wraps `inner` with an input buffer of `capacity` bytes (at least 1).
+    pub fn with_capacity(capacity: usize, inner: R, decoder: Decoder) -> Self {
+        DecodeReader {
+            inner,
+            core: DecodeCore::new(capacity, decoder),
+        }
+    }
+
+    /// The decoder (e.g. for [`Decoder::replacements`]). At the end of the stream it is
+    /// reset for a new one; [`DecodeReader::encoding`] keeps the encoding used.
+    pub fn decoder(&self) -> &Decoder {
+        self.core.decoder()
+    }
+
+    /// The encoding being decoded: the decoder's, or the one a byte order mark selected
+    /// (known once the first bytes are read; kept after the end of the stream).
+    pub fn encoding(&self) -> Encoding {
+        self.core.encoding()
+    }
+
+    /// The inner reader.
+    pub fn get_ref(&self) -> &R {
+        &self.inner
+    }
+
+    /// The inner reader. Reading from it directly skips bytes this reader has not decoded.
+    pub fn get_mut(&mut self) -> &mut R {
+        &mut self.inner
+    }
+
+    /// Unwraps the inner reader; input read from it but not yet decoded is lost.
+    pub fn into_inner(self) -> R {
+        self.inner
+    }
+
+    fn fill_input(inner: &mut R, core: &mut DecodeCore) -> io::Result<()> {
+        let n = inner.read(core.input_space())?;
+        core.input_filled(n)
+    }
+}
+
+impl<R: Read> Read for DecodeReader<R> {
+    fn read(&mut self, out: &mut [u8]) -> io::Result<usize> {
+        if out.is_empty() {
+            return Ok(0);
+        }
+        loop {
+            match self.core.read_into(out)? {
+                Step::Ready(n) => return Ok(n),
+                Step::End => return Ok(0),
+                Step::NeedInput => Self::fill_input(&mut self.inner, &mut self.core)?,
+            }
+        }
+    }
+
+    /// Decodes straight into `buf`. On an error, the text decoded before it stays appended.
+    fn read_to_string(&mut self, buf: &mut String) -> io::Result<usize> {
+        let inner = &mut self.inner;
+        self.core
+            .read_to_string(buf, |core| Self::fill_input(inner, core))
+    }
+
+    /// Decodes straight into `buf` when what it holds is UTF-8 (as when it is empty). On
+    /// an error, the text decoded before it stays appended.
+    fn read_to_end(&mut self, buf: &mut Vec<u8>) -> io::Result<usize> {
+        // Bytes of a character split by an earlier tiny read go first, as they are.
+        let head = self.core.buffered_text();
+        let mut head_len = 0;
+        if core::str::from_utf8(head).is_err() {
+            buf.extend_from_slice(head);
+            head_len = head.len();
+            self.core.consume_text(head_len);
+        }
+        let before = buf.len();
+        let done = match String::from_utf8(core::mem::take(buf)) {
+            // The decoder's `String` path: no scratch copy, no zero-filling.
+            Ok(mut text) => {
+                let r = self.read_to_string(&mut text);
+                *buf = text.into_bytes();
+                r
+            }
+            Err(e) => {
+                *buf = e.into_bytes();
+                let mut text = String::new();
+                let r = self.read_to_string(&mut text);
+                buf.extend_from_slice(text.as_bytes());
+                r
+            }
+        };
+        done.map(|_| buf.len().saturating_sub(before).saturating_add(head_len))
+    }
+}
+
+impl<R: Read> BufRead for DecodeReader<R> {
+    fn fill_buf(&mut self) -> io::Result<&[u8]> {
+        loop {
+            match self.core.fill_text()? {
+                Step::Ready(_) | Step::End => break,
+                Step::NeedInput => Self::fill_input(&mut self.inner, &mut self.core)?,
+            }
+        }
+        Ok(self.core.buffered_text())
+    }
+
+    fn consume(&mut self, amt: usize) {
+        self.core.consume_text(amt);
+    }
+}

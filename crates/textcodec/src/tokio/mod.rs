@@ -1,0 +1,273 @@
+//! Feature `tokio`: decoding and encoding adapters over tokio's async I/O traits, and a
+//! [`tokio_util::codec`] codec ([`TextCodec`]).
+//!
+//! | adapter | reads / writes | traits |
+//! | --- | --- | --- |
+//! | [`DecodeReader`] | bytes in an encoding → UTF-8 | `AsyncRead`, `AsyncBufRead` |
+//! | [`EncodeWriter`] | UTF-8 bytes → bytes in an encoding | `AsyncWrite` (`shutdown` ends the stream) |
+//! | [`TextCodec`] | framed: byte chunks ↔ `String` chunks | `codec::Decoder`, `codec::Encoder` |
+//!
+//! They behave as their [`crate::io`] twins (reads and writes of any size, errors after the
+//! text before them, `InvalidData` with a [`MalformedSequence`](crate::MalformedSequence) or
+//! [`EncodeError`](crate::io::EncodeError) inside) and are **cancellation-safe**: the state
+//! lives in the adapter, not in the future, so dropping a `read`/`write` future between
+//! polls loses nothing that was reported read or written.
+//!
+//! An HTTP-body-like stream of Shift_JIS chunks, decoded as it arrives:
+//!
+//! ```
+//! use tokio::io::AsyncReadExt;
+//! use textcodec::{tokio::DecodeReader, Decoder, Encoding};
+//!
+//! # tokio::runtime::Builder::new_current_thread().build().unwrap().block_on(async {
+//! // A body arriving in pieces that split characters ("日本語のテキスト" in Shift_JIS).
+//! let (mut tx, rx) = tokio::io::duplex(4);
+//! tokio::spawn(async move {
+//!     use tokio::io::AsyncWriteExt;
+//!     for chunk in [&b"\x93\xfa\x96"[..], b"\x7b\x8c\xea\x82", b"\xcc\x83\x65\x83\x4c\x83\x58\x83\x67"] {
+//!         tx.write_all(chunk).await.unwrap();
+//!     }
+//! });
+//! let mut body = DecodeReader::new(rx, Decoder::new(Encoding::ShiftJis));
+//! let mut text = String::new();
+//! body.read_to_string(&mut text).await?;
+//! assert_eq!(text, "日本語のテキスト");
+//! # Ok::<(), std::io::Error>(())
+//! # }).unwrap();
+//! ```
+#![deny(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::panic,
+    clippy::indexing_slicing,
+    clippy::arithmetic_side_effects
+)]
+
+mod codec;
+
+use core::pin::Pin;
+use core::task::{Context, Poll};
+use std::io;
+
+use ::tokio::io::{AsyncBufRead, AsyncRead, AsyncWrite, ReadBuf};
+
+use crate::io::decode::{DecodeCore, DEFAULT_CAPACITY};
+use crate::io::encode::EncodeCore;
+use crate::io::poll;
+use crate::{Decoder, Encoder, Encoding};
+
+pub use codec::TextCodec;
+
+pin_project_lite::pin_project! {
+    /// Reads bytes in some encoding from an [`AsyncRead`] and yields them as UTF-8
+    /// ([`AsyncRead`] and [`AsyncBufRead`]); [`crate::io::DecodeReader`]'s async twin.
+    /// Cancellation-safe (see the [module](self) documentation).
+    #[derive(Debug)]
+    pub struct DecodeReader<R> {
+        #[pin]
+        inner: R,
+        core: DecodeCore,
+    }
+}
+
+impl<R: AsyncRead> DecodeReader<R> {
+    /// Wraps `inner` with a 16 KiB input buffer.
+    pub fn new(inner: R, decoder: Decoder) -> Self {
+        Self::with_capacity(DEFAULT_CAPACITY, inner, decoder)
+    }
+
+    /// Wraps `inner` with an input buffer of `capacity` bytes (at least 1).
+    pub fn with_capacity(capacity: usize, inner: R, decoder: Decoder) -> Self {
+        DecodeReader {
+            inner,
+            core: DecodeCore::new(capacity, decoder),
+        }
+    }
+
+    /// The decoder (reset for a new stream at the end of this one).
+    pub fn decoder(&self) -> &Decoder {
+        self.core.decoder()
+    }
+
+    /// The encoding being decoded: the decoder's, or the one a byte order mark selected.
+    pub fn encoding(&self) -> Encoding {
+        self.core.encoding()
+    }
+
+    /// The inner reader.
+    pub fn get_ref(&self) -> &R {
+        &self.inner
+    }
+
+    /// The inner reader; reading from it directly skips bytes not yet decoded.
+    pub fn get_mut(&mut self) -> &mut R {
+        &mut self.inner
+    }
+
+    /// Unwraps the inner reader; input read from it but not yet decoded is lost.
+    pub fn into_inner(self) -> R {
+        self.inner
+    }
+}
+
+/// Fills the core's empty input buffer from `inner`.
+fn poll_fill<R: AsyncRead>(
+    inner: Pin<&mut R>,
+    core: &mut DecodeCore,
+    cx: &mut Context<'_>,
+) -> Poll<io::Result<()>> {
+    let mut buf = ReadBuf::new(core.input_space());
+    core::task::ready!(inner.poll_read(cx, &mut buf))?;
+    let n = buf.filled().len();
+    Poll::Ready(core.input_filled(n))
+}
+
+impl<R: AsyncRead> AsyncRead for DecodeReader<R> {
+    fn poll_read(
+        self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+        buf: &mut ReadBuf<'_>,
+    ) -> Poll<io::Result<()>> {
+        if buf.remaining() == 0 {
+            return Poll::Ready(Ok(()));
+        }
+        let this = self.project();
+        let mut inner = this.inner;
+        // Initialise (zero) only what one call can write, not all the caller's spare
+        // capacity: `read_to_end` offers megabytes of uninitialised space per call.
+        let want = buf.remaining().min(this.core.max_read());
+        let n = core::task::ready!(poll::poll_read(
+            this.core,
+            buf.initialize_unfilled_to(want),
+            |core| poll_fill(inner.as_mut(), core, cx),
+        ))?;
+        buf.advance(n);
+        Poll::Ready(Ok(()))
+    }
+}
+
+impl<R: AsyncRead> AsyncBufRead for DecodeReader<R> {
+    fn poll_fill_buf(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<io::Result<&[u8]>> {
+        let this = self.project();
+        let mut inner = this.inner;
+        let core = this.core;
+        core::task::ready!(poll::poll_fill_text(core, |core| poll_fill(
+            inner.as_mut(),
+            core,
+            cx
+        )))?;
+        Poll::Ready(Ok(core.buffered_text()))
+    }
+
+    fn consume(self: Pin<&mut Self>, amt: usize) {
+        self.project().core.consume_text(amt);
+    }
+}
+
+pin_project_lite::pin_project! {
+    /// Writes text (UTF-8 bytes) as bytes in some encoding to an [`AsyncWrite`];
+    /// [`crate::io::EncodeWriter`]'s async twin. Cancellation-safe.
+    ///
+    /// `poll_flush` writes the buffered bytes but does not end the stream;
+    /// **`poll_shutdown` ends it** (the encoder's final bytes: ISO-2022-JP returns to
+    /// ASCII), writes everything and shuts the inner writer down. It reports a text that
+    /// ends inside a UTF-8 sequence once (those bytes are dropped). Dropping the writer
+    /// without `shutdown` loses the buffered bytes and the end state: nothing async can
+    /// run in `drop`.
+    ///
+    /// ```
+    /// use tokio::io::AsyncWriteExt;
+    /// use textcodec::{tokio::EncodeWriter, EncodeErrorMode, Encoder, Encoding};
+    ///
+    /// # tokio::runtime::Builder::new_current_thread().build().unwrap().block_on(async {
+    /// let encoder = Encoder::new(Encoding::Iso2022Jp, EncodeErrorMode::Html).unwrap();
+    /// let mut writer = EncodeWriter::new(Vec::new(), encoder);
+    /// writer.write_all("日本 ☃".as_bytes()).await?;
+    /// writer.shutdown().await?;
+    /// assert_eq!(writer.get_ref(), b"\x1b$BF|K\\\x1b(B &#9731;");
+    /// # Ok::<(), std::io::Error>(())
+    /// # }).unwrap();
+    /// ```
+    #[derive(Debug)]
+    pub struct EncodeWriter<W> {
+        #[pin]
+        inner: W,
+        core: EncodeCore,
+    }
+}
+
+impl<W: AsyncWrite> EncodeWriter<W> {
+    /// Wraps `inner` with a 16 KiB output buffer.
+    pub fn new(inner: W, encoder: Encoder) -> Self {
+        Self::with_capacity(DEFAULT_CAPACITY, inner, encoder)
+    }
+
+    /// Wraps `inner` with an output buffer of `capacity` bytes (at least 64).
+    pub fn with_capacity(capacity: usize, inner: W, encoder: Encoder) -> Self {
+        EncodeWriter {
+            inner,
+            core: EncodeCore::new(capacity, encoder),
+        }
+    }
+
+    /// The encoder.
+    pub fn encoder(&self) -> &Encoder {
+        self.core.encoder()
+    }
+
+    /// The inner writer.
+    pub fn get_ref(&self) -> &W {
+        &self.inner
+    }
+
+    /// The inner writer; writing to it directly puts bytes before those still buffered.
+    pub fn get_mut(&mut self) -> &mut W {
+        &mut self.inner
+    }
+
+    /// Unwraps the inner writer; buffered bytes are lost (shut down first).
+    pub fn into_inner(self) -> W {
+        self.inner
+    }
+}
+
+fn poll_write_out<W: AsyncWrite>(
+    mut inner: Pin<&mut W>,
+    core: &mut EncodeCore,
+    cx: &mut Context<'_>,
+) -> Poll<io::Result<()>> {
+    poll::poll_write_out(core, |bytes| inner.as_mut().poll_write(cx, bytes))
+}
+
+impl<W: AsyncWrite> AsyncWrite for EncodeWriter<W> {
+    fn poll_write(
+        self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+        buf: &[u8],
+    ) -> Poll<io::Result<usize>> {
+        let this = self.project();
+        let mut inner = this.inner;
+        poll::poll_write(this.core, buf, |core| {
+            poll_write_out(inner.as_mut(), core, cx)
+        })
+    }
+
+    fn poll_flush(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<io::Result<()>> {
+        let this = self.project();
+        let mut inner = this.inner;
+        core::task::ready!(poll_write_out(inner.as_mut(), this.core, cx))?;
+        inner.poll_flush(cx)
+    }
+
+    fn poll_shutdown(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<io::Result<()>> {
+        let this = self.project();
+        let mut inner = this.inner;
+        core::task::ready!(poll::poll_end(this.core, |core| poll_write_out(
+            inner.as_mut(),
+            core,
+            cx
+        )))?;
+        core::task::ready!(inner.as_mut().poll_flush(cx))?;
+        inner.poll_shutdown(cx)
+    }
+}
