@@ -89,7 +89,7 @@ pub(crate) fn bench_io(cases: &[Case], timing: Timing, out: &mut String) {
                 s2.len()
             }),
             Peer::new("tokio read_to_string", move || {
-                use tokio::io::AsyncReadExt;
+                // The reader's inherent `read_to_string` (not `AsyncReadExt`'s).
                 s3.clear();
                 let mut r = textcodec::tokio::DecodeReader::new(black_box(src), decoder(e));
                 rt.block_on(r.read_to_string(&mut s3)).expect("read");

@@ -275,10 +275,24 @@ impl DecodeCore {
         mut fill: impl FnMut(&mut DecodeCore) -> io::Result<()>,
     ) -> io::Result<usize> {
         let before = dst.len();
-        // Buffered text is whole characters unless a read smaller than a character took
-        // part of one: then finish that character byte by byte through `read_into`.
+        self.take_buffered_text(dst)?;
+        loop {
+            match self.append_to_string(dst)? {
+                Step::End => return Ok(dst.len().saturating_sub(before)),
+                _ => match fill(self) {
+                    // As `Read::read_to_end` promises: an interrupted read is retried.
+                    Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+                    other => other?,
+                },
+            }
+        }
+    }
+
+    /// Moves the buffered text to `dst` (the start of `read_to_string`). It is whole
+    /// characters unless a read smaller than a character took part of one: then it is an
+    /// error, as std's `read_to_string` fails on bytes that are not UTF-8.
+    pub(crate) fn take_buffered_text(&mut self, dst: &mut String) -> io::Result<()> {
         if !self.buffered_text().is_empty() {
-            // (Like std's `read_to_string`, which fails when the bytes are not UTF-8.)
             let Ok(s) = core::str::from_utf8(self.buffered_text()) else {
                 return Err(io::Error::new(
                     io::ErrorKind::InvalidData,
@@ -288,19 +302,20 @@ impl DecodeCore {
             dst.push_str(s);
             self.text_start = self.text_end;
         }
+        Ok(())
+    }
+
+    /// Appends what the input buffer decodes to to `dst`, straight (no text buffer); returns
+    /// `NeedInput` when it is used up (refill, then call again) or `End`.
+    pub(crate) fn append_to_string(&mut self, dst: &mut String) -> io::Result<Step> {
         loop {
             match self
                 .source
-                .decode_with(|d, src, last| d.decode_to_string(src, dst, last))
+                .decode_with(|d, src, last| d.decode_to_string(src, dst, last))?
             {
-                Ok(Decoded::Wrote(_) | Decoded::TooSmall) => {}
-                Ok(Decoded::End) => return Ok(dst.len().saturating_sub(before)),
-                Ok(Decoded::NeedInput) => match fill(self) {
-                    // As `Read::read_to_end` promises: an interrupted read is retried.
-                    Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
-                    other => other?,
-                },
-                Err(e) => return Err(e),
+                Decoded::Wrote(_) | Decoded::TooSmall => {}
+                Decoded::End => return Ok(Step::End),
+                Decoded::NeedInput => return Ok(Step::NeedInput),
             }
         }
     }
