@@ -6,6 +6,7 @@
 //! crate's own code paths are panic-free by construction (`textcodec` denies the lints
 //! that could panic); pyo3 turns any panic that remained into `PanicException`.
 
+mod arrow;
 mod decode;
 mod encode;
 mod encoding;
@@ -28,5 +29,8 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<sniff::PySniffReport>()?;
     m.add_function(wrap_pyfunction!(sniff::sniff, m)?)?;
     m.add_function(wrap_pyfunction!(sniff::decode_html, m)?)?;
+    m.add_class::<arrow::PyArrowArray>()?;
+    m.add_function(wrap_pyfunction!(arrow::_arrow_decode, m)?)?;
+    m.add_function(wrap_pyfunction!(arrow::_arrow_decode_html, m)?)?;
     Ok(())
 }
