@@ -432,10 +432,14 @@ pub struct PyDecoder {
     errors: DecodeErrors,
     /// Bytes given since the stream started.
     given: u64,
-    /// The last bytes given (enough to hold whatever the decoder keeps pending).
+    /// The last bytes given (more than the decoder can hold pending).
     recent: Vec<u8>,
+    /// The encoding the last finished stream used (a BOM may have chosen it); reported
+    /// until the next stream starts.
+    finished_encoding: Option<Encoding>,
 }
 
+/// More than any decoder holds pending: a BOM prefix (2) or the longest sequence (4).
 const RECENT: usize = 16;
 
 impl PyDecoder {
@@ -448,16 +452,28 @@ impl PyDecoder {
         self.given += chunk.len() as u64;
     }
 
+    /// The bytes given that produced no output yet. Found by ending a copy of the decoder
+    /// in fatal mode: the error it reports starts at the first pending byte. Without an
+    /// error (a BOM prefix, or bytes restored for the next character), the decoder's
+    /// position says where the pending bytes start.
     fn pending_bytes(&self) -> &[u8] {
-        let pending = self.given.saturating_sub(self.decoder.position()) as usize;
-        let pending = pending.min(self.recent.len());
+        if self.decoder.is_idle() {
+            return &[];
+        }
+        let mut probe = self.decoder.clone();
+        probe.set_error_mode(DecodeErrorMode::Fatal);
+        let mut sink = String::new();
+        let start = match probe.decode_to_string(&[], &mut sink, true).status {
+            DecodeStatus::Malformed(m) if sink.is_empty() => m.offset(),
+            _ => self.decoder.position(),
+        };
+        let pending = (self.given.saturating_sub(start) as usize).min(self.recent.len());
         self.recent
             .get(self.recent.len() - pending..)
             .unwrap_or_default()
     }
 
-    fn restart(&mut self) {
-        self.decoder.reset();
+    fn end_stream(&mut self) {
         self.given = 0;
         self.recent.clear();
     }
@@ -485,11 +501,13 @@ impl PyDecoder {
             errors,
             given: 0,
             recent: Vec::new(),
+            finished_encoding: None,
         })
     }
 
     /// Decodes the next chunk; `final=True` flushes (an incomplete sequence at the end is
-    /// an error) and resets the decoder for a new stream.
+    /// an error) and resets the decoder for a new stream. After a strict-mode error the
+    /// decoder is reset too.
     #[pyo3(signature = (data, r#final=false))]
     fn decode<'py>(
         &mut self,
@@ -499,35 +517,60 @@ impl PyDecoder {
     ) -> PyResult<Bound<'py, PyString>> {
         let view = ByteView::new(data, "decode() argument 'data'")?;
         let src = view.as_slice();
-        let mut site = ErrorSite::new(data, 0, false);
+        self.finished_encoding = None;
         // Offsets in errors are relative to this chunk.
+        let mut site = ErrorSite::new(data, 0, false);
         let errors = self.errors.clone();
         let origin = self.given;
         self.remember(src);
-        let result = decode_with_errors(
-            py,
-            &mut self.decoder,
-            DecodeInput { src, origin, last: r#final },
-            &errors,
-            &mut site,
-            view.may_release_gil(),
-        );
-        if r#final || result.is_err() {
-            self.given = 0;
-            self.recent.clear();
+        let input = DecodeInput {
+            src,
+            origin,
+            last: false,
+        };
+        let release = view.may_release_gil();
+        let result = decode_with_errors(py, &mut self.decoder, input, &errors, &mut site, release);
+        let text = match result {
+            Ok(text) if !r#final => return Ok(text),
+            Ok(text) => text,
+            Err(e) => {
+                self.end_stream();
+                return Err(e);
+            }
+        };
+        // The end of the stream, as a call of its own, so that the encoding the stream used
+        // can be read before the decoder resets itself.
+        let used = self.decoder.encoding();
+        let input = DecodeInput {
+            src: &[],
+            origin: self.given,
+            last: true,
+        };
+        let mut site = ErrorSite::new(data, src.len(), false);
+        let tail = decode_with_errors(py, &mut self.decoder, input, &errors, &mut site, false);
+        self.end_stream();
+        let tail = tail?;
+        self.finished_encoding = Some(used);
+        if tail.len()? == 0 {
+            return Ok(text);
         }
-        result
+        Ok(text.add(tail)?.cast_into::<PyString>()?)
     }
 
     /// Forgets any pending bytes and starts a new stream.
     fn reset(&mut self) {
-        self.restart();
+        self.decoder.reset();
+        self.end_stream();
+        self.finished_encoding = None;
     }
 
-    /// The name of the encoding in use (a sniffed BOM may have changed it).
+    /// The name of the encoding in use (a BOM may have changed it); after `final=True`, the
+    /// one the finished stream used.
     #[getter]
     fn encoding(&self) -> &'static str {
-        self.decoder.encoding().name()
+        self.finished_encoding
+            .unwrap_or_else(|| self.decoder.encoding())
+            .name()
     }
 
     /// The error handler's name.
