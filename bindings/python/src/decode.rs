@@ -420,8 +420,11 @@ pub fn _core_decode(data: &Bound<'_, PyAny>, label: &Bound<'_, PyAny>) -> PyResu
     let view = ByteView::new(data, "data")?;
     let mut decoder = Decoder::new(resolve(label)?);
     let mut out = String::new();
-    let _ = decoder.decode_to_string(view.as_slice(), &mut out, true);
-    Ok((out, decoder.encoding().name()))
+    let _ = decoder.decode_to_string(view.as_slice(), &mut out, false);
+    // Read before the end of the stream resets the decoder to its first encoding.
+    let used = decoder.encoding();
+    let _ = decoder.decode_to_string(&[], &mut out, true);
+    Ok((out, used.name()))
 }
 
 /// Incremental decoder: feed chunks split anywhere with `decode(chunk)`, end with
