@@ -6,12 +6,12 @@ use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyString, PyTuple};
 use pyo3::{intern, PyTypeInfo};
 use textcodec::{
-    bom_sniff, decode_without_bom, BomHandling, DecodeErrorMode, DecodeStatus, Decoder,
-    DecoderOptions, Encoding, MalformedSequence,
+    bom_sniff, BomHandling, DecodeErrorMode, DecodeStatus, Decoder, DecoderOptions, Encoding,
+    MalformedSequence,
 };
 
 use crate::encoding::resolve;
-use crate::pyext::{cpython_strict, ByteView};
+use crate::pyext::{cpython_strict, utf16_str, ByteView};
 
 /// Inputs at least this long are decoded with the GIL released (when their memory cannot
 /// change meanwhile): below it, releasing and re-taking the GIL costs more than it frees.
@@ -195,14 +195,8 @@ pub fn decode_with_errors<'py>(
             DecodeErrors::Strict => {
                 decoder.reset();
                 let (object, start, end) = exception_span(site, src, &malformed, start, end);
-                let exc = decode_error(
-                    py,
-                    decoder.encoding(),
-                    &object,
-                    start,
-                    end,
-                    reason(at_end),
-                )?;
+                let exc =
+                    decode_error(py, decoder.encoding(), &object, start, end, reason(at_end))?;
                 return Err(PyErr::from_value(exc));
             }
             DecodeErrors::Handler(name) => {
@@ -217,14 +211,8 @@ pub fn decode_with_errors<'py>(
                     }
                 };
                 let (object, start, end) = exception_span(site, src, &malformed, start, end);
-                let exc = decode_error(
-                    py,
-                    decoder.encoding(),
-                    &object,
-                    start,
-                    end,
-                    reason(at_end),
-                )?;
+                let exc =
+                    decode_error(py, decoder.encoding(), &object, start, end, reason(at_end))?;
                 let result = handler.call1((exc,))?;
                 let (replacement, resume) = handler_result(&result, object.as_bytes().len())?;
                 if !out.is_empty() {
@@ -325,6 +313,79 @@ fn handler_result<'py>(
     Ok((replacement, resolved as usize))
 }
 
+/// Decoded text on its way to a Python `str`.
+enum Text<'a> {
+    /// The input itself (ASCII, in an ASCII-compatible encoding).
+    Ascii(&'a str),
+    /// UTF-16 code units, native byte order, in this thread's [`UNITS`] buffer.
+    Utf16,
+}
+
+/// Buffers of UTF-16 output kept by each thread up to this many code units (8 MiB): a
+/// fresh allocation of a large buffer on every call costs as much in page faults (the
+/// allocator maps and unmaps it each time) as decoding into it.
+const KEEP_UNITS: usize = 4 << 20;
+
+thread_local! {
+    static UNITS: std::cell::RefCell<Vec<u16>> = const { std::cell::RefCell::new(Vec::new()) };
+}
+
+/// Decodes in replacement mode (no BOM handling) into the form CPython turns into a `str`
+/// fastest: ASCII as it is (a copy), anything else as UTF-16 (one widening pass; building
+/// a `str` from UTF-8 outside ASCII costs more than the decoding itself) in `units`.
+fn decode_for_python<'a>(encoding: Encoding, body: &'a [u8], units: &mut Vec<u16>) -> Text<'a> {
+    if encoding.is_ascii_compatible() {
+        if let Some(ascii) = body
+            .is_ascii()
+            .then(|| std::str::from_utf8(body).ok())
+            .flatten()
+        {
+            return Text::Ascii(ascii);
+        }
+    }
+    let mut decoder = Decoder::with_options(
+        encoding,
+        DecoderOptions {
+            error_mode: DecodeErrorMode::Replacement,
+            bom: BomHandling::Keep,
+        },
+    );
+    units.clear();
+    let _ = decoder.decode_to_utf16_vec(body, units, true);
+    Text::Utf16
+}
+
+/// Replacement-mode decoding of `body` into a `str`, with the GIL released for the decoding
+/// itself when `release`.
+fn decode_replace<'py>(
+    py: Python<'py>,
+    encoding: Encoding,
+    body: &[u8],
+    release: bool,
+) -> PyResult<Bound<'py, PyString>> {
+    UNITS.with(|cell| {
+        // A handler or another thread's work cannot re-enter here: only this thread uses
+        // the buffer, and nothing in between runs Python code. Fall back to a fresh buffer
+        // if it is somehow taken.
+        let mut fresh = Vec::new();
+        let mut borrowed = cell.try_borrow_mut().ok();
+        let units = borrowed.as_deref_mut().unwrap_or(&mut fresh);
+        let text = if release {
+            py.detach(|| decode_for_python(encoding, body, units))
+        } else {
+            decode_for_python(encoding, body, units)
+        };
+        let result = match text {
+            Text::Ascii(ascii) => Ok(PyString::new(py, ascii)),
+            Text::Utf16 => utf16_str(py, units),
+        };
+        if units.capacity() > KEEP_UNITS {
+            *units = Vec::new();
+        }
+        result
+    })
+}
+
 /// The *decode* hook with BOM handling `bom` and Python's error handler `errors`, on the
 /// whole input. Returns the text and the encoding used (a BOM may have chosen it).
 pub fn decode_all<'py>(
@@ -359,12 +420,7 @@ pub fn decode_all<'py>(
     }
     let release = view.may_release_gil() && body.len() >= GIL_RELEASE_THRESHOLD;
     if *errors == DecodeErrors::Replace {
-        let text = if release {
-            py.detach(|| decode_without_bom(encoding, body).0)
-        } else {
-            decode_without_bom(encoding, body).0
-        };
-        return Ok((PyString::new(py, &text), encoding));
+        return Ok((decode_replace(py, encoding, body, release)?, encoding));
     }
     let mut decoder = Decoder::with_options(
         encoding,
@@ -416,7 +472,10 @@ pub fn decode<'py>(
 /// The Rust core's decoder alone (replacement mode, BOM sniffing), without the CPython
 /// fast paths: the reference the tests compare everything else with.
 #[pyfunction]
-pub fn _core_decode(data: &Bound<'_, PyAny>, label: &Bound<'_, PyAny>) -> PyResult<(String, &'static str)> {
+pub fn _core_decode(
+    data: &Bound<'_, PyAny>,
+    label: &Bound<'_, PyAny>,
+) -> PyResult<(String, &'static str)> {
     let view = ByteView::new(data, "data")?;
     let mut decoder = Decoder::new(resolve(label)?);
     let mut out = String::new();

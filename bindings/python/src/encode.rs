@@ -80,7 +80,7 @@ pub fn encoder_for(
 /// strings may hold and Rust strings cannot).
 enum Piece<'a> {
     Run(&'a str),
-    Surrogate(u16),
+    Surrogate,
 }
 
 /// Splits WTF-8 (UTF-8 with surrogates encoded as `ED A0..BF xx`, what
@@ -91,14 +91,13 @@ fn pieces(wtf8: &[u8]) -> Vec<Piece<'_>> {
     let mut i = 0;
     while i < wtf8.len() {
         match wtf8.get(i..i + 3) {
-            Some(&[0xED, b1 @ 0xA0..=0xBF, b2]) => {
+            Some(&[0xED, 0xA0..=0xBF, _]) => {
                 if let Ok(run) = std::str::from_utf8(wtf8.get(start..i).unwrap_or_default()) {
                     if !run.is_empty() {
                         out.push(Piece::Run(run));
                     }
                 }
-                let unit = 0xD000 | (u16::from(b1 & 0x3F) << 6) | u16::from(b2 & 0x3F);
-                out.push(Piece::Surrogate(unit));
+                out.push(Piece::Surrogate);
                 i += 3;
                 start = i;
             }
@@ -175,12 +174,9 @@ pub fn encode_with_errors<'py>(
                         out,
                     )?;
                 }
-                chars_before += chars_in_run
-                    + run
-                        .get(counted..)
-                        .map_or(0, |s| s.chars().count());
+                chars_before += chars_in_run + run.get(counted..).map_or(0, |s| s.chars().count());
             }
-            Piece::Surrogate(_) => {
+            Piece::Surrogate => {
                 match errors {
                     // The Standard's strings are scalar value strings: as USVString
                     // conversion does, a lone surrogate becomes U+FFFD, which the encoder
@@ -243,9 +239,7 @@ fn apply_handler<'py>(
             let exc = exception()?;
             let result = h.call1((exc.clone(),))?;
             let bad = || {
-                PyTypeError::new_err(
-                    "encoding error handler must return (str/bytes, int) tuple",
-                )
+                PyTypeError::new_err("encoding error handler must return (str/bytes, int) tuple")
             };
             let tuple = result.cast::<PyTuple>().map_err(|_| bad())?;
             if tuple.len() != 2 {
@@ -301,7 +295,9 @@ pub fn encode<'py>(
             .name()
             .map(|n| n.to_string())
             .unwrap_or_default();
-        PyTypeError::new_err(format!("encode() argument 'text' must be str, not '{name}'"))
+        PyTypeError::new_err(format!(
+            "encode() argument 'text' must be str, not '{name}'"
+        ))
     })?;
     let encoding = match label {
         Some(label) => resolve(label)?,
@@ -332,7 +328,11 @@ pub struct PyEncoder {
 impl PyEncoder {
     #[new]
     #[pyo3(signature = (label=None, *, errors="strict", output_encoding=true))]
-    fn new(label: Option<&Bound<'_, PyAny>>, errors: &str, output_encoding: bool) -> PyResult<Self> {
+    fn new(
+        label: Option<&Bound<'_, PyAny>>,
+        errors: &str,
+        output_encoding: bool,
+    ) -> PyResult<Self> {
         let encoding = match label {
             Some(label) => resolve(label)?,
             None => Encoding::Utf8,
@@ -350,9 +350,9 @@ impl PyEncoder {
         text: &Bound<'py, PyAny>,
         r#final: bool,
     ) -> PyResult<Bound<'py, PyBytes>> {
-        let text = text.cast::<PyString>().map_err(|_| {
-            PyTypeError::new_err("Encoder.encode() argument 'text' must be str")
-        })?;
+        let text = text
+            .cast::<PyString>()
+            .map_err(|_| PyTypeError::new_err("Encoder.encode() argument 'text' must be str"))?;
         let mut out = Vec::new();
         let errors = self.errors.clone();
         let result = encode_with_errors(py, &mut self.encoder, text, r#final, &errors, &mut out);

@@ -234,7 +234,11 @@ pub fn str_utf8<'a>(text: &'a Bound<'_, PyString>) -> Option<&'a str> {
 /// CPython's own strict decoders, used where they give exactly the Standard's result
 /// (valid UTF-8, valid UTF-16): they build the `str` in one pass. `None` (the exception
 /// cleared) when the input is not valid; the caller then decodes with textcodec.
-pub fn cpython_strict<'py>(py: Python<'py>, data: &[u8], utf16: Option<bool>) -> Option<Bound<'py, PyString>> {
+pub fn cpython_strict<'py>(
+    py: Python<'py>,
+    data: &[u8],
+    utf16: Option<bool>,
+) -> Option<Bound<'py, PyString>> {
     let len = ffi::Py_ssize_t::try_from(data.len()).ok()?;
     let ptr = data.as_ptr().cast::<c_char>();
     // SAFETY: `data` is a live slice of `len` bytes; the errors string is NUL-terminated;
@@ -258,15 +262,32 @@ pub fn cpython_strict<'py>(py: Python<'py>, data: &[u8], utf16: Option<bool>) ->
     object.cast_into::<PyString>().ok()
 }
 
-/// A `str` from Latin-1 bytes (every byte is the code point of the same value): CPython
-/// copies them into a one-byte-per-character string without decoding.
-pub fn latin1_str<'py>(py: Python<'py>, latin1: &[u8]) -> PyResult<Bound<'py, PyString>> {
-    let len = ffi::Py_ssize_t::try_from(latin1.len())
-        .map_err(|_| pyo3::exceptions::PyOverflowError::new_err("string too long"))?;
-    // SAFETY: a live slice of `len` bytes; returns a new reference or NULL with an exception.
-    let result =
-        unsafe { ffi::PyUnicode_DecodeLatin1(latin1.as_ptr().cast::<c_char>(), len, std::ptr::null()) };
-    // SAFETY: new reference or NULL with an exception set.
+/// A `str` from UTF-16 code units in native byte order, which must hold no lone surrogate
+/// (decoders only ever write scalar values). CPython widens or narrows them into its
+/// one-, two- or four-byte representation in one fast pass — much faster than building a
+/// `str` from UTF-8 outside ASCII, so the legacy decoders write UTF-16 for Python.
+pub fn utf16_str<'py>(py: Python<'py>, units: &[u16]) -> PyResult<Bound<'py, PyString>> {
+    let len = units
+        .len()
+        .checked_mul(2)
+        .and_then(|n| ffi::Py_ssize_t::try_from(n).ok())
+        .ok_or_else(|| pyo3::exceptions::PyOverflowError::new_err("string too long"))?;
+    let mut byteorder: c_int = if cfg!(target_endian = "little") {
+        -1
+    } else {
+        1
+    };
+    // SAFETY: `units` is a live slice of `len` bytes; the errors string is NUL-terminated;
+    // `byteorder` is a valid int. Returns a new reference or NULL with an exception set.
+    let result = unsafe {
+        ffi::PyUnicode_DecodeUTF16(
+            units.as_ptr().cast::<c_char>(),
+            len,
+            c"strict".as_ptr(),
+            &mut byteorder,
+        )
+    };
+    // SAFETY: a new reference, or NULL with an exception set.
     let object = unsafe { Bound::from_owned_ptr_or_err(py, result)? };
     Ok(object.cast_into::<PyString>()?)
 }

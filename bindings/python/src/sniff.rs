@@ -4,7 +4,9 @@
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyString};
-use textcodec::sniff::{self as core, Confidence, PrescanSource, ResourceKind, SniffOptions, Source};
+use textcodec::sniff::{
+    self as core, Confidence, PrescanSource, ResourceKind, SniffOptions, Source,
+};
 use textcodec::{BomHandling, Encoding};
 
 use crate::decode::{decode_all, DecodeErrors};
@@ -147,7 +149,9 @@ pub fn header_bytes(value: Option<&Bound<'_, PyAny>>) -> PyResult<Option<Vec<u8>
             } else if let Ok(b) = v.cast::<PyBytes>() {
                 Ok(Some(b.as_bytes().to_vec()))
             } else {
-                Err(PyTypeError::new_err("content_type must be str, bytes or None"))
+                Err(PyTypeError::new_err(
+                    "content_type must be str, bytes or None",
+                ))
             }
         }
     }

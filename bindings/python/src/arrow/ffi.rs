@@ -109,8 +109,10 @@ impl BinaryColumn<'_> {
                 if len <= 12 {
                     return view.get(4..4 + len);
                 }
-                let index = usize::try_from(i32::from_le_bytes(view[8..12].try_into().ok()?)).ok()?;
-                let offset = usize::try_from(i32::from_le_bytes(view[12..16].try_into().ok()?)).ok()?;
+                let index =
+                    usize::try_from(i32::from_le_bytes(view[8..12].try_into().ok()?)).ok()?;
+                let offset =
+                    usize::try_from(i32::from_le_bytes(view[12..16].try_into().ok()?)).ok()?;
                 (*buffers.get(index)?, offset, offset.checked_add(len)?)
             }
         };
@@ -150,9 +152,8 @@ impl<'py> Imported<'py> {
             pair.extract()?;
         // SAFETY: PyCapsule_GetPointer checks the object is a capsule with this name and
         // returns its pointer, or NULL with an exception set.
-        let schema = unsafe {
-            ffi::PyCapsule_GetPointer(schema_capsule.as_ptr(), SCHEMA_CAPSULE.as_ptr())
-        };
+        let schema =
+            unsafe { ffi::PyCapsule_GetPointer(schema_capsule.as_ptr(), SCHEMA_CAPSULE.as_ptr()) };
         if schema.is_null() {
             return Err(PyErr::fetch(py));
         }
@@ -171,7 +172,9 @@ impl<'py> Imported<'py> {
         // SAFETY: the capsules hold live structures (the producer's contract).
         let (schema_ref, array_ref) = unsafe { (&*imported.schema, &*imported.array) };
         if schema_ref.release.is_none() || array_ref.release.is_none() {
-            return Err(PyValueError::new_err("the Arrow array was already released"));
+            return Err(PyValueError::new_err(
+                "the Arrow array was already released",
+            ));
         }
         Ok(imported)
     }
@@ -219,16 +222,24 @@ impl<'py> Imported<'py> {
                 if n_buffers != 3 || (offsets.is_null() && len > 0) {
                     return Err(PyValueError::new_err("malformed Arrow binary array"));
                 }
-                let data = if data.is_null() { std::ptr::NonNull::dangling().as_ptr() } else { data };
+                let data = if data.is_null() {
+                    std::ptr::NonNull::dangling().as_ptr()
+                } else {
+                    data
+                };
                 if len == 0 {
                     Layout::Offsets32(&[], data)
                 } else if format == "z" || format == "u" {
                     // SAFETY: the offsets buffer holds `offset + len + 1` aligned i32 values.
-                    let all = unsafe { std::slice::from_raw_parts(offsets.cast::<i32>().add(offset), len + 1) };
+                    let all = unsafe {
+                        std::slice::from_raw_parts(offsets.cast::<i32>().add(offset), len + 1)
+                    };
                     Layout::Offsets32(all, data)
                 } else {
                     // SAFETY: as above, i64 values.
-                    let all = unsafe { std::slice::from_raw_parts(offsets.cast::<i64>().add(offset), len + 1) };
+                    let all = unsafe {
+                        std::slice::from_raw_parts(offsets.cast::<i64>().add(offset), len + 1)
+                    };
                     Layout::Offsets64(all, data)
                 }
             }
@@ -262,12 +273,11 @@ impl<'py> Imported<'py> {
 }
 
 /// A UTF-8 string column being built: offsets (64-bit while building), data, validity.
-#[derive(Default)]
 pub struct StringBuilder {
     offsets: Vec<i64>,
+    /// The text of the rows so far (decoders append to it directly).
     pub data: String,
-    validity: Vec<u8>,
-    null_count: usize,
+    validity: Bitmap,
 }
 
 impl StringBuilder {
@@ -278,28 +288,13 @@ impl StringBuilder {
         StringBuilder {
             offsets,
             data: String::with_capacity(bytes),
-            validity: Vec::with_capacity(rows / 8 + 1),
-            null_count: 0,
-        }
-    }
-
-    fn push_bit(&mut self, valid: bool) {
-        let row = self.offsets.len() - 1;
-        if row % 8 == 0 {
-            self.validity.push(0);
-        }
-        if valid {
-            if let Some(last) = self.validity.last_mut() {
-                *last |= 1 << (row % 8);
-            }
-        } else {
-            self.null_count += 1;
+            validity: Bitmap::default(),
         }
     }
 
     /// Ends a row whose text was appended to `data` since the previous row ended.
     pub fn end_row(&mut self) {
-        self.push_bit(true);
+        self.validity.push(true);
         self.offsets.push(self.data.len() as i64);
     }
 
@@ -307,7 +302,7 @@ impl StringBuilder {
     pub fn push_null(&mut self) {
         let start = self.offsets.last().copied().unwrap_or(0) as usize;
         self.data.truncate(start);
-        self.push_bit(false);
+        self.validity.push(false);
         self.offsets.push(start as i64);
     }
 
@@ -324,18 +319,16 @@ impl StringBuilder {
         let offsets = if large {
             Offsets::Large(self.offsets)
         } else {
+            // Every offset is at most data.len(), which fits.
             Offsets::Small(self.offsets.iter().map(|&o| o as i32).collect())
         };
+        let (len, validity, null_count) = self.validity.finish();
         StringColumn {
-            len: offsets.len() - 1,
+            len,
             offsets,
             data: self.data.into_bytes(),
-            validity: if self.null_count > 0 {
-                Some(self.validity)
-            } else {
-                None
-            },
-            null_count: self.null_count,
+            validity,
+            null_count,
         }
     }
 }
@@ -343,15 +336,6 @@ impl StringBuilder {
 enum Offsets {
     Small(Vec<i32>),
     Large(Vec<i64>),
-}
-
-impl Offsets {
-    fn len(&self) -> usize {
-        match self {
-            Offsets::Small(v) => v.len(),
-            Offsets::Large(v) => v.len(),
-        }
-    }
 }
 
 /// A finished UTF-8 column.
@@ -438,11 +422,18 @@ unsafe extern "C" fn release_array(array: *mut ArrowArray) {
     }
 }
 
-fn export_schema(format: &str, name: &str, nullable: bool, children: Vec<ArrowSchema>) -> ArrowSchema {
+fn export_schema(
+    format: &str,
+    name: &str,
+    nullable: bool,
+    children: Vec<ArrowSchema>,
+) -> ArrowSchema {
     let format = CString::new(format).unwrap_or_default();
     let name = CString::new(name).unwrap_or_default();
-    let children: Vec<*mut ArrowSchema> =
-        children.into_iter().map(|c| Box::into_raw(Box::new(c))).collect();
+    let children: Vec<*mut ArrowSchema> = children
+        .into_iter()
+        .map(|c| Box::into_raw(Box::new(c)))
+        .collect();
     let mut data = Box::new(SchemaData {
         _format: format,
         _name: name,
@@ -469,7 +460,12 @@ fn export_schema(format: &str, name: &str, nullable: bool, children: Vec<ArrowSc
 }
 
 fn string_schema(column: &StringColumn, name: &str) -> ArrowSchema {
-    export_schema(if column.is_large() { "U" } else { "u" }, name, true, Vec::new())
+    export_schema(
+        if column.is_large() { "U" } else { "u" },
+        name,
+        true,
+        Vec::new(),
+    )
 }
 
 fn export_array(
@@ -479,8 +475,10 @@ fn export_array(
     children: Vec<ArrowArray>,
     column: &Arc<Column>,
 ) -> ArrowArray {
-    let children: Vec<*mut ArrowArray> =
-        children.into_iter().map(|c| Box::into_raw(Box::new(c))).collect();
+    let children: Vec<*mut ArrowArray> = children
+        .into_iter()
+        .map(|c| Box::into_raw(Box::new(c)))
+        .collect();
     let mut data = Box::new(ArrayData {
         buffers,
         children,
@@ -526,7 +524,13 @@ fn string_buffers(column: &StringColumn) -> Vec<*const c_void> {
 }
 
 fn string_array(column: &StringColumn, owner: &Arc<Column>) -> ArrowArray {
-    export_array(column.len, column.null_count, string_buffers(column), Vec::new(), owner)
+    export_array(
+        column.len,
+        column.null_count,
+        string_buffers(column),
+        Vec::new(),
+        owner,
+    )
 }
 
 /// The schema and array structures for `column`.
@@ -544,7 +548,10 @@ fn export(column: &Arc<Column>) -> (ArrowSchema, ArrowArray) {
                 "+s",
                 "",
                 true,
-                vec![string_schema(text, "text"), string_schema(encoding, "encoding")],
+                vec![
+                    string_schema(text, "text"),
+                    string_schema(encoding, "encoding"),
+                ],
             );
             let validity = validity
                 .as_ref()
@@ -603,7 +610,11 @@ pub fn capsules<'py>(
     // SAFETY: PyCapsule_New takes ownership of our pointers (freed by the destructors) and
     // returns a new reference or NULL with an exception (then we free them ourselves).
     unsafe {
-        let s = ffi::PyCapsule_New(schema.cast(), SCHEMA_CAPSULE.as_ptr(), Some(schema_capsule_destructor));
+        let s = ffi::PyCapsule_New(
+            schema.cast(),
+            SCHEMA_CAPSULE.as_ptr(),
+            Some(schema_capsule_destructor),
+        );
         if s.is_null() {
             release_schema(schema);
             drop(Box::from_raw(schema));
@@ -612,7 +623,11 @@ pub fn capsules<'py>(
             return Err(PyErr::fetch(py));
         }
         let s = Bound::from_owned_ptr(py, s);
-        let a = ffi::PyCapsule_New(array.cast(), ARRAY_CAPSULE.as_ptr(), Some(array_capsule_destructor));
+        let a = ffi::PyCapsule_New(
+            array.cast(),
+            ARRAY_CAPSULE.as_ptr(),
+            Some(array_capsule_destructor),
+        );
         if a.is_null() {
             release_array(array);
             drop(Box::from_raw(array));
@@ -633,7 +648,7 @@ pub struct Bitmap {
 impl Bitmap {
     /// Appends one bit.
     pub fn push(&mut self, valid: bool) {
-        if self.len % 8 == 0 {
+        if self.len.is_multiple_of(8) {
             self.bits.push(0);
         }
         if valid {
@@ -648,7 +663,11 @@ impl Bitmap {
 
     /// `(length, bitmap if any null, null count)`.
     pub fn finish(self) -> (usize, Option<Vec<u8>>, usize) {
-        let bits = if self.nulls > 0 { Some(self.bits) } else { None };
+        let bits = if self.nulls > 0 {
+            Some(self.bits)
+        } else {
+            None
+        };
         (self.len, bits, self.nulls)
     }
 }
