@@ -147,3 +147,26 @@ def test_polars_map_batches():
     assert html["encoding"].to_list() == ["Shift_JIS"] * 3 + [None]
     # A Polars Series is accepted directly too.
     assert ta.decode(df["body"], "shift_jis").to_pylist() == ["日本語", "テキスト", "ascii", None]
+
+
+def test_valid_utf8_is_reused_without_copy():
+    arr = pa.array([b"caf\xc3\xa9", None, "日本語".encode(), b""] * 100, pa.binary())
+    out = ta.decode(arr, "utf-8")
+    assert out.to_pylist() == ["café", None, "日本語", ""] * 100
+    assert out.buffers()[2].address == arr.buffers()[2].address  # the same bytes
+    sliced = ta.decode(arr.slice(1, 5), "utf-8")
+    assert sliced.to_pylist() == [None, "日本語", "", "café", None]
+    large = ta.decode(arr.cast(pa.large_binary()), "utf-8")
+    assert large.type == pa.large_string() and large.to_pylist() == out.to_pylist()
+    del arr
+    assert out.to_pylist()[:3] == ["café", None, "日本語"]  # the input's buffers outlive it
+
+
+def test_utf8_rows_that_are_not_valid_by_themselves():
+    # Together the bytes are valid UTF-8 ("日"), but each row alone is not.
+    arr = pa.array([b"\xe6", b"\x97\xa5"], pa.binary())
+    assert ta.decode(arr).to_pylist() == ["\ufffd", "\ufffd\ufffd"]
+    # A BOM is removed from its row (the *decode* hook), or kept with bom="keep".
+    arr = pa.array([b"\xef\xbb\xbfa", b"b"], pa.binary())
+    assert ta.decode(arr).to_pylist() == ["a", "b"]
+    assert ta.decode(arr, bom="keep").to_pylist() == ["\ufeffa", "b"]

@@ -39,20 +39,13 @@ impl PyArrowArray {
     }
 
     fn __len__(&self) -> usize {
-        match &*self.column {
-            Column::Strings(c) => c.len(),
-            Column::TextAndEncoding { len, .. } => *len,
-        }
+        self.column.len()
     }
 
     /// The Arrow type: "string", "large_string" or "struct<text, encoding>".
     #[getter]
     fn r#type(&self) -> &'static str {
-        match &*self.column {
-            Column::Strings(c) if c.is_large() => "large_string",
-            Column::Strings(_) => "string",
-            Column::TextAndEncoding { .. } => "struct<text, encoding>",
-        }
+        self.column.type_name()
     }
 }
 
@@ -116,10 +109,13 @@ enum Labels<'a> {
     PerRow(BinaryColumn<'a>),
 }
 
-fn input_bytes(column: &BinaryColumn<'_>) -> usize {
+/// The most UTF-8 the rows can decode to: three bytes per input byte (every decoder's
+/// bound). Allocated zeroed, the buffer costs only the pages the text ends up using.
+fn worst_case(column: &BinaryColumn<'_>) -> usize {
     (0..column.len())
         .filter_map(|i| column.value(i).map(<[u8]>::len))
         .fold(0usize, usize::saturating_add)
+        .saturating_mul(3)
 }
 
 fn decode_rows(
@@ -128,8 +124,7 @@ fn decode_rows(
     errors: RowErrors,
     bom: BomHandling,
 ) -> Result<StringBuilder, RowError> {
-    let bytes = input_bytes(column);
-    let mut out = StringBuilder::with_capacity(column.len(), bytes.saturating_add(bytes / 2));
+    let mut out = StringBuilder::with_capacity(column.len(), worst_case(column));
     let options = DecoderOptions {
         error_mode: if errors == RowErrors::Replace {
             DecodeErrorMode::Replacement
@@ -138,6 +133,7 @@ fn decode_rows(
         },
         bom,
     };
+    let mut current: Option<Decoder> = None;
     for row in 0..column.len() {
         if column.is_null(row) {
             out.push_null();
@@ -154,11 +150,24 @@ fn decode_rows(
                     .ok_or_else(|| RowError::UnknownLabel(row, label.to_vec()))?
             }
         };
-        let mut decoder = Decoder::with_options(encoding, options);
-        let r = decoder.decode_to_string(value, &mut out.data, true);
+        // One decoder per run of rows with the same encoding: ending a stream (`last`)
+        // resets it for the next row.
+        let decoder = match &mut current {
+            Some(d) if d.encoding() == encoding && d.is_idle() => d,
+            slot => slot.insert(Decoder::with_options(encoding, options)),
+        };
+        // Room for the worst case, so the decoder never stops for space.
+        let room = decoder
+            .max_utf8_buffer_length(value.len())
+            .ok_or(RowError::BadOffsets(row))?;
+        let r = decoder.decode_to_utf8(value, out.room(room), true);
+        out.commit(r.written);
         match r.status {
             DecodeStatus::Malformed(m) => match errors {
-                RowErrors::Null => out.push_null(),
+                RowErrors::Null => {
+                    out.push_null();
+                    current = None;
+                }
                 _ => {
                     let start = usize::try_from(m.offset()).unwrap_or(0);
                     return Err(RowError::Malformed {
@@ -174,6 +183,26 @@ fn decode_rows(
         }
     }
     Ok(out)
+}
+
+/// Whether decoding every row as UTF-8 gives its own bytes: the rows' bytes, together, are
+/// valid UTF-8, no row starts inside a character (so each row is valid by itself), and no
+/// row starts with a BOM that `bom` would remove.
+fn reusable_as_utf8(column: &BinaryColumn<'_>, bom: BomHandling) -> bool {
+    let Some(all) = column.all_bytes() else {
+        return false;
+    };
+    if textcodec::utf8_decode_without_bom_or_fail(all).is_err() {
+        return false;
+    }
+    (0..column.len()).all(|row| match column.value(row) {
+        None => false,
+        Some(v) => {
+            let starts_inside = v.first().is_some_and(|&b| (0x80..0xC0).contains(&b));
+            let bom_removed = bom != BomHandling::Keep && v.starts_with(b"\xEF\xBB\xBF");
+            !starts_inside && !bom_removed
+        }
+    })
 }
 
 /// decode(array, encoding, *, errors, bom) for one Arrow array (see `textcodec.arrow`).
@@ -215,6 +244,19 @@ pub fn _arrow_decode(
     } else {
         Labels::One(resolve(encoding)?)
     };
+    if let Labels::One(Encoding::Utf8) = labels {
+        if py.detach(|| reusable_as_utf8(&column, bom)) {
+            // Every row is already its own text: re-export the input's buffers as a string
+            // array (the producer's memory, no copy).
+            drop(column);
+            return Ok(PyArrowArray {
+                column: Arc::new(Column::Reused {
+                    array: imported.take_array(),
+                    large,
+                }),
+            });
+        }
+    }
     let result = py.detach(|| decode_rows(&column, &labels, errors, bom));
     let builder = result.map_err(|e| e.into_py(py))?;
     Ok(PyArrowArray {
@@ -232,9 +274,8 @@ fn decode_html_rows(
     column: &BinaryColumn<'_>,
     content_types: &ContentTypes<'_>,
 ) -> Result<(Bitmap, StringBuilder, StringBuilder), RowError> {
-    let bytes = input_bytes(column);
     let mut valid = Bitmap::default();
-    let mut text = StringBuilder::with_capacity(column.len(), bytes.saturating_add(bytes / 2));
+    let mut text = StringBuilder::with_capacity(column.len(), worst_case(column));
     let mut names = StringBuilder::with_capacity(column.len(), column.len() * 12);
     for row in 0..column.len() {
         if column.is_null(row) {
@@ -256,7 +297,11 @@ fn decode_html_rows(
         let report = sniff(value, &options);
         // HTML decodes in replacement mode with the *decode* hook's BOM handling.
         let mut decoder = report.decoder();
-        let _ = decoder.decode_to_string(value, &mut text.data, true);
+        let room = decoder
+            .max_utf8_buffer_length(value.len())
+            .ok_or(RowError::BadOffsets(row))?;
+        let r = decoder.decode_to_utf8(value, text.room(room), true);
+        text.commit(r.written);
         text.end_row();
         names.push_str(report.encoding.name());
         valid.push(true);
