@@ -103,8 +103,9 @@ def page(text: str, label: str, style: str, lang: str) -> Tuple[bytes, Optional[
     return body, content_type
 
 
-def pages(copies: int = 1) -> Iterator[Tuple[bytes, Optional[str], str]]:
-    """(body, content type, language) rows: every text in every encoding and style."""
+def pages(copies: int = 1, scale: int = 1) -> Iterator[Tuple[bytes, Optional[str], str]]:
+    """(body, content type, language) rows: every text in every encoding and style, the
+    text repeated `scale` times (and 1-3 times more across copies)."""
     texts = list(TEXTS)
     example = _example_text()
     if example:
@@ -112,14 +113,14 @@ def pages(copies: int = 1) -> Iterator[Tuple[bytes, Optional[str], str]]:
     for n in range(copies):
         for (lang, labels, text), style in itertools.product(texts, STYLES):
             for label in labels:
-                body, content_type = page(text * (1 + n % 3), label, style, lang)
+                body, content_type = page(text * ((1 + n % 3) * scale), label, style, lang)
                 yield body, content_type, lang
 
 
-def table(copies: int = 1):  # -> pyarrow.Table
+def table(copies: int = 1, scale: int = 1):  # -> pyarrow.Table
     import pyarrow as pa
 
-    rows: List[Tuple[bytes, Optional[str], str]] = list(pages(copies))
+    rows: List[Tuple[bytes, Optional[str], str]] = list(pages(copies, scale))
     return pa.table(
         {
             "id": pa.array(range(len(rows)), pa.int64()),
