@@ -193,10 +193,11 @@ pub fn decode_with_errors<'py>(
             DecodeErrors::Replace => out.push('\u{FFFD}'),
             DecodeErrors::Ignore => {}
             DecodeErrors::Strict => {
+                // The encoding in use (a BOM may have chosen it), read before the reset.
+                let encoding = decoder.encoding();
                 decoder.reset();
                 let (object, start, end) = exception_span(site, src, &malformed, start, end);
-                let exc =
-                    decode_error(py, decoder.encoding(), &object, start, end, reason(at_end))?;
+                let exc = decode_error(py, encoding, &object, start, end, reason(at_end))?;
                 return Err(PyErr::from_value(exc));
             }
             DecodeErrors::Handler(name) => {

@@ -146,6 +146,14 @@ def test_strict_decode_error_offsets(data, label, start, end):
     assert e.encoding == textcodec.lookup(label).name
 
 
+def test_strict_error_names_the_encoding_a_bom_chose():
+    d = textcodec.Decoder("windows-1252", errors="strict")
+    with pytest.raises(UnicodeDecodeError) as info:
+        d.decode(b"\xff\xfea\x00\x00\xd8", True)
+    assert info.value.encoding == "UTF-16LE"
+    assert (info.value.start, info.value.end) == (4, 6)
+
+
 def test_decode_error_handlers():
     data = b"ab\x82\x22\xff"
     assert textcodec.decode(data, "sjis", errors="ignore")[0] == 'ab"'
