@@ -446,7 +446,10 @@ pub fn decode_all<'py>(
 /// (bom="sniff"); bom="remove" removes only `label`'s own BOM; bom="keep" decodes it as
 /// U+FEFF. Returns the text and the name of the encoding used.
 #[pyfunction]
-#[pyo3(signature = (data, label=None, *, errors="replace", bom="sniff"))]
+#[pyo3(
+    signature = (data, label=None, *, errors="replace", bom="sniff"),
+    text_signature = "(data, label='utf-8', *, errors='replace', bom='sniff')"
+)]
 pub fn decode<'py>(
     py: Python<'py>,
     data: &Bound<'py, PyAny>,
@@ -545,7 +548,10 @@ impl PyDecoder {
 #[pymethods]
 impl PyDecoder {
     #[new]
-    #[pyo3(signature = (label=None, *, errors="replace", bom="sniff"))]
+    #[pyo3(
+        signature = (label=None, *, errors="replace", bom="sniff"),
+        text_signature = "(label='utf-8', *, errors='replace', bom='sniff')"
+    )]
     fn new(label: Option<&Bound<'_, PyAny>>, errors: &str, bom: &str) -> PyResult<Self> {
         let encoding = match label {
             Some(label) => resolve(label)?,

@@ -281,7 +281,10 @@ fn apply_handler<'py>(
 /// *output encoding* is used: replacement, UTF-16BE and UTF-16LE encode as UTF-8, as forms
 /// and URLs do; output_encoding=False uses textcodec's UTF-16BE/LE encoders for those.
 #[pyfunction]
-#[pyo3(signature = (text, label=None, *, errors="strict", output_encoding=true))]
+#[pyo3(
+    signature = (text, label=None, *, errors="strict", output_encoding=true),
+    text_signature = "(text, label='utf-8', *, errors='strict', output_encoding=True)"
+)]
 pub fn encode<'py>(
     py: Python<'py>,
     text: &Bound<'py, PyAny>,
@@ -327,7 +330,10 @@ pub struct PyEncoder {
 #[pymethods]
 impl PyEncoder {
     #[new]
-    #[pyo3(signature = (label=None, *, errors="strict", output_encoding=true))]
+    #[pyo3(
+        signature = (label=None, *, errors="strict", output_encoding=true),
+        text_signature = "(label='utf-8', *, errors='strict', output_encoding=True)"
+    )]
     fn new(
         label: Option<&Bound<'_, PyAny>>,
         errors: &str,

@@ -15,7 +15,7 @@
 """
 
 import codecs
-from typing import Dict, Optional
+from typing import Any, Dict, List, Optional, Tuple
 
 from . import _native
 from ._native import Encoding
@@ -26,7 +26,7 @@ PREFIX = "whatwg-"
 def _normalize(name: str) -> str:
     """The form ``codecs.lookup`` gives search functions (Python >= 3.9): lowercase, each run
     of characters other than letters, digits and ``.`` as one ``_``, none at the ends."""
-    out = []
+    out: List[str] = []
     pending = False
     for c in name.lower():
         if c.isalnum() or c == ".":
@@ -55,11 +55,11 @@ _CACHE: Dict[Encoding, codecs.CodecInfo] = {}
 
 
 def _codec_info(encoding: Encoding) -> codecs.CodecInfo:
-    def decode(input: bytes, errors: str = "strict"):  # type: ignore[no-untyped-def]
+    def decode(input: Any, errors: str = "strict") -> Tuple[str, int]:
         text, _ = _native.decode(input, encoding, errors=errors, bom="sniff")
         return text, memoryview(input).nbytes
 
-    def encode(input: str, errors: str = "strict"):  # type: ignore[no-untyped-def]
+    def encode(input: str, errors: str = "strict") -> Tuple[bytes, int]:
         return _native.encode(input, encoding, errors=errors, output_encoding=False), len(input)
 
     class IncrementalDecoder(codecs.IncrementalDecoder):

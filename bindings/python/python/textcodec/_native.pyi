@@ -8,8 +8,26 @@ if sys.version_info >= (3, 12):
 else:
     _Buffer = bytes
 
-BytesLike = Union[bytes, bytearray, memoryview, "_Buffer"]
-Label = Union[str, bytes, "Encoding"]
+_BytesLike = Union[bytes, bytearray, memoryview, "_Buffer"]
+_Label = Union[str, bytes, "Encoding"]
+
+__all__ = [
+    "Encoding",
+    "lookup",
+    "encodings",
+    "decode",
+    "_core_decode",
+    "Decoder",
+    "encode",
+    "_encode_into",
+    "Encoder",
+    "SniffReport",
+    "sniff",
+    "decode_html",
+    "ArrowArray",
+    "_arrow_decode",
+    "_arrow_decode_html",
+]
 
 class _ArrowArrayExportable(Protocol):
     def __arrow_c_array__(self, requested_schema: Optional[object] = None) -> Tuple[object, object]: ...
@@ -36,18 +54,18 @@ class Encoding:
     def has_encoder(self) -> bool: ...
     @property
     def output_encoding(self) -> "Encoding": ...
-    def __eq__(self, other: object) -> bool: ...
+    def __eq__(self, other: object, /) -> bool: ...
     def __hash__(self) -> int: ...
 
-def lookup(label: Label) -> Encoding:
+def lookup(label: _Label) -> Encoding:
     """The encoding a label names; ``LookupError`` naming the label if none."""
 
 def encodings() -> List[Encoding]:
     """All 40 encodings, in the Standard's order."""
 
 def decode(
-    data: BytesLike,
-    label: Label = "utf-8",
+    data: _BytesLike,
+    label: _Label = "utf-8",
     *,
     errors: str = "replace",
     bom: str = "sniff",
@@ -56,7 +74,7 @@ def decode(
 
 def encode(
     text: str,
-    label: Label = "utf-8",
+    label: _Label = "utf-8",
     *,
     errors: str = "strict",
     output_encoding: bool = True,
@@ -64,14 +82,15 @@ def encode(
     """The Standard's *encode*; errors: "strict", "html" (or "xmlcharrefreplace"),
     "replace" ("?"), "ignore", or a registered codecs error handler."""
 
-def _core_decode(data: BytesLike, label: Label) -> Tuple[str, str]: ...
+def _core_decode(data: _BytesLike, label: _Label) -> Tuple[str, str]: ...
 def _encode_into(source: str, destination: Any) -> Tuple[int, int]: ...
 
+@final
 class Decoder:
     """Incremental decoder: chunks may be split anywhere."""
 
-    def __init__(self, label: Label = "utf-8", *, errors: str = "replace", bom: str = "sniff") -> None: ...
-    def decode(self, data: BytesLike, final: bool = False) -> str: ...
+    def __new__(cls, label: _Label = "utf-8", *, errors: str = "replace", bom: str = "sniff") -> "Decoder": ...
+    def decode(self, data: _BytesLike, final: bool = False) -> str: ...
     def reset(self) -> None: ...
     @property
     def encoding(self) -> str: ...
@@ -80,10 +99,11 @@ class Decoder:
     @property
     def pending(self) -> bytes: ...
 
+@final
 class Encoder:
     """Incremental encoder (ISO-2022-JP keeps its state between calls)."""
 
-    def __init__(self, label: Label = "utf-8", *, errors: str = "strict", output_encoding: bool = True) -> None: ...
+    def __new__(cls, label: _Label = "utf-8", *, errors: str = "strict", output_encoding: bool = True) -> "Encoder": ...
     def encode(self, text: str, final: bool = False) -> bytes: ...
     def reset(self) -> None: ...
     @property
@@ -111,21 +131,21 @@ class SniffReport:
     def meta(self) -> Optional[str]: ...
 
 def sniff(
-    data: BytesLike,
+    data: _BytesLike,
     content_type: Union[str, bytes, None] = None,
     *,
     kind: str = "html",
     locale: Optional[str] = None,
-    fallback: Optional[Label] = None,
-    user_override: Optional[Label] = None,
+    fallback: Optional[_Label] = None,
+    user_override: Optional[_Label] = None,
 ) -> SniffReport: ...
 def decode_html(
-    body: BytesLike,
+    body: _BytesLike,
     content_type: Union[str, bytes, None] = None,
     *,
     locale: Optional[str] = None,
-    fallback: Optional[Label] = None,
-    user_override: Optional[Label] = None,
+    fallback: Optional[_Label] = None,
+    user_override: Optional[_Label] = None,
 ) -> Tuple[str, str]: ...
 
 @final
@@ -139,7 +159,7 @@ class ArrowArray:
 
 def _arrow_decode(
     array: _ArrowArrayExportable,
-    encoding: Union[Label, _ArrowArrayExportable],
+    encoding: Union[_Label, _ArrowArrayExportable],
     *,
     errors: str = "replace",
     bom: str = "sniff",

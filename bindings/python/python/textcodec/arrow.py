@@ -26,7 +26,7 @@ __all__ = ["ArrowArray", "decode", "decode_html"]
 
 def _pyarrow() -> Any:
     try:
-        import pyarrow
+        import pyarrow  # type: ignore[import-untyped]
     except ImportError:  # pragma: no cover - pyarrow is optional
         return None
     return pyarrow
