@@ -11,7 +11,7 @@ use textcodec::{
 };
 
 use crate::encoding::resolve;
-use crate::pyext::{cpython_strict, utf16_str, ByteView};
+use crate::pyext::{cpython_strict, latin1_str, utf16_str, ByteView};
 
 /// Inputs at least this long are decoded with the GIL released (when their memory cannot
 /// change meanwhile): below it, releasing and re-taking the GIL costs more than it frees.
@@ -167,7 +167,40 @@ pub fn decode_with_errors<'py>(
     release_gil: bool,
 ) -> PyResult<Bound<'py, PyString>> {
     let DecodeInput { src, origin, last } = input;
-    let mut out = String::new();
+    UNITS.with(|cell| {
+        // A handler may decode with textcodec on this thread meanwhile: it then gets a
+        // fresh buffer, as any call does when the thread's buffer is in use.
+        let mut fresh = Vec::new();
+        let mut borrowed = cell.try_borrow_mut().ok();
+        let units = borrowed.as_deref_mut().unwrap_or(&mut fresh);
+        units.clear();
+        let result = decode_units(
+            py,
+            decoder,
+            DecodeInput { src, origin, last },
+            errors,
+            site,
+            release_gil,
+            units,
+        );
+        if units.capacity() > KEEP_UNITS {
+            *units = Vec::new();
+        }
+        result
+    })
+}
+
+/// [`decode_with_errors`] with its UTF-16 output buffer.
+fn decode_units<'py>(
+    py: Python<'py>,
+    decoder: &mut Decoder,
+    input: DecodeInput<'_>,
+    errors: &DecodeErrors,
+    site: &mut ErrorSite<'_, 'py>,
+    release_gil: bool,
+    out: &mut Vec<u16>,
+) -> PyResult<Bound<'py, PyString>> {
+    let DecodeInput { src, origin, last } = input;
     let mut parts: Vec<Bound<'py, PyString>> = Vec::new();
     let mut pos = 0usize;
     // Stream offset (as the decoder counts) of `src[0]`, which moves when a handler
@@ -177,9 +210,9 @@ pub fn decode_with_errors<'py>(
     loop {
         let rest = src.get(pos..).unwrap_or_default();
         let r = if release_gil && rest.len() >= GIL_RELEASE_THRESHOLD {
-            py.detach(|| decoder.decode_to_string(rest, &mut out, last))
+            py.detach(|| decoder.decode_to_utf16_vec(rest, out, last))
         } else {
-            decoder.decode_to_string(rest, &mut out, last)
+            decoder.decode_to_utf16_vec(rest, out, last)
         };
         pos += r.read;
         let malformed = match r.status {
@@ -190,7 +223,7 @@ pub fn decode_with_errors<'py>(
         let (start, end) = sequence_span(&malformed, origin, site.chunk_start);
         let at_end = last && pos == src.len();
         match errors {
-            DecodeErrors::Replace => out.push('\u{FFFD}'),
+            DecodeErrors::Replace => out.push(0xFFFD),
             DecodeErrors::Ignore => {}
             DecodeErrors::Strict => {
                 // The encoding in use (a BOM may have chosen it), read before the reset.
@@ -217,7 +250,7 @@ pub fn decode_with_errors<'py>(
                 let result = handler.call1((exc,))?;
                 let (replacement, resume) = handler_result(&result, object.as_bytes().len())?;
                 if !out.is_empty() {
-                    parts.push(PyString::new(py, &out));
+                    parts.push(utf16_str(py, out)?);
                     out.clear();
                 }
                 parts.push(replacement);
@@ -250,10 +283,10 @@ pub fn decode_with_errors<'py>(
         }
     }
     if parts.is_empty() {
-        return Ok(PyString::new(py, &out));
+        return utf16_str(py, out);
     }
     if !out.is_empty() {
-        parts.push(PyString::new(py, &out));
+        parts.push(utf16_str(py, out)?);
     }
     let joined = PyString::new(py, "").call_method1(intern!(py, "join"), (parts,))?;
     Ok(joined.cast_into::<PyString>()?)
@@ -318,6 +351,8 @@ fn handler_result<'py>(
 enum Text<'a> {
     /// The input itself (ASCII, in an ASCII-compatible encoding).
     Ascii(&'a str),
+    /// The input itself, read as Latin-1.
+    Latin1(&'a [u8]),
     /// UTF-16 code units, native byte order, in this thread's [`UNITS`] buffer.
     Utf16,
 }
@@ -344,6 +379,12 @@ fn decode_for_python<'a>(encoding: Encoding, body: &'a [u8], units: &mut Vec<u16
             return Text::Ascii(ascii);
         }
     }
+    // windows-1252 (the web's default, and what `iso-8859-1` and `latin1` name) decodes
+    // ASCII and 0xA0–0xFF to the same code points: without a byte in 0x80–0x9F its text is
+    // the bytes read as Latin-1, which CPython copies in one pass.
+    if encoding == Encoding::Windows1252 && !has_c1_byte(body) {
+        return Text::Latin1(body);
+    }
     let mut decoder = Decoder::with_options(
         encoding,
         DecoderOptions {
@@ -354,6 +395,17 @@ fn decode_for_python<'a>(encoding: Encoding, body: &'a [u8], units: &mut Vec<u16
     units.clear();
     let _ = decoder.decode_to_utf16_vec(body, units, true);
     Text::Utf16
+}
+
+/// Whether `bytes` holds a byte in 0x80–0x9F (64 bytes per step, which the compiler turns
+/// into vector code).
+fn has_c1_byte(bytes: &[u8]) -> bool {
+    let is_c1 = |b: &u8| u8::from(b.wrapping_sub(0x80) < 0x20);
+    let mut blocks = bytes.chunks_exact(64);
+    let found = blocks
+        .by_ref()
+        .any(|block| block.iter().map(is_c1).fold(0, |acc, x| acc | x) != 0);
+    found || blocks.remainder().iter().any(|b| is_c1(b) != 0)
 }
 
 /// Replacement-mode decoding of `body` into a `str`, with the GIL released for the decoding
@@ -378,6 +430,7 @@ fn decode_replace<'py>(
         };
         let result = match text {
             Text::Ascii(ascii) => Ok(PyString::new(py, ascii)),
+            Text::Latin1(bytes) => latin1_str(py, bytes),
             Text::Utf16 => utf16_str(py, units),
         };
         if units.capacity() > KEEP_UNITS {

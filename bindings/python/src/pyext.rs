@@ -291,3 +291,18 @@ pub fn utf16_str<'py>(py: Python<'py>, units: &[u16]) -> PyResult<Bound<'py, PyS
     let object = unsafe { Bound::from_owned_ptr_or_err(py, result)? };
     Ok(object.cast_into::<PyString>()?)
 }
+
+/// A `str` from Latin-1 bytes (each byte the code point of the same value): CPython copies
+/// them into a one-byte-per-character string.
+pub fn latin1_str<'py>(py: Python<'py>, latin1: &[u8]) -> PyResult<Bound<'py, PyString>> {
+    let len = ffi::Py_ssize_t::try_from(latin1.len())
+        .map_err(|_| pyo3::exceptions::PyOverflowError::new_err("string too long"))?;
+    // SAFETY: a live slice of `len` bytes; NULL errors is "strict" (Latin-1 never fails).
+    // Returns a new reference or NULL with an exception set.
+    let result = unsafe {
+        ffi::PyUnicode_DecodeLatin1(latin1.as_ptr().cast::<c_char>(), len, std::ptr::null())
+    };
+    // SAFETY: a new reference, or NULL with an exception set.
+    let object = unsafe { Bound::from_owned_ptr_or_err(py, result)? };
+    Ok(object.cast_into::<PyString>()?)
+}
