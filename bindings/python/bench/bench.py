@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Benchmarks of the textcodec Python package against what Python users run today.
 
-    python bench/bench.py [--corpus DIR] [--only decode,overhead,html,arrow,spark] [--quick]
+    python bench/bench.py [--corpus DIR] [--only decode,codecs,overhead,html,arrow,spark] [--quick]
 
 Sections (issue #14's targets; ratios are textcodec / peer throughput within one run):
 
@@ -9,6 +9,7 @@ Sections (issue #14's targets; ratios are textcodec / peer throughput within one
             benchmark corpus (scripts/make-corpus.py; made on first use if missing). The
             legacy inputs are the UTF-8 files encoded with textcodec's encoders (html mode),
             so both decoders read the same bytes; Python decodes with errors="replace".
+- codecs:   the whatwg- codecs (bytes.decode, io.TextIOWrapper) vs Python's.
 - overhead: one call on a 24-byte input, textcodec.decode vs bytes.decode.
 - html:     textcodec.decode_html vs w3lib.encoding.html_to_unicode and
             charset_normalizer.from_bytes(...).best() on pages in many legacy encodings
@@ -102,6 +103,25 @@ def bench_decode(corpus, quick):
         ours, _ = best_rate(lambda: textcodec.decode(data, label), len(data), rounds=3 if quick else 5)
         theirs, _ = best_rate(lambda: data.decode(pycodec, "replace"), len(data), rounds=3 if quick else 5)
         print(f"| {name} | {len(data)} | {label} | {pycodec} | {theirs:.0f} | {ours:.0f} | {ours / theirs:.2f} |")
+
+
+def bench_codecs(corpus, quick):
+    import io
+
+    print("\n### codecs: the whatwg- codecs vs Python's (MB/s of input)\n")
+    print("| input | operation | Python codec | Python MB/s | whatwg- MB/s | ratio |")
+    print("| --- | --- | --- | ---: | ---: | ---: |")
+    for name, label, pycodec in [("ja.text.txt", "shift_jis", "cp932"), ("ru.text.txt", "windows-1251", "cp1251")]:
+        text = textcodec.decode((corpus / name).read_bytes(), "utf-8")[0]
+        data = textcodec.encode(text, label, errors="html")
+        ops = [
+            ("bytes.decode", lambda enc: data.decode(enc)),
+            ("TextIOWrapper.read", lambda enc: io.TextIOWrapper(io.BytesIO(data), encoding=enc).read()),
+        ]
+        for op, fn in ops:
+            theirs, _ = best_rate(lambda: fn(pycodec), len(data), rounds=3)
+            ours, _ = best_rate(lambda: fn("whatwg-" + label), len(data), rounds=3)
+            print(f"| {name} {label} | {op} | {pycodec} | {theirs:.0f} | {ours:.0f} | {ours / theirs:.2f} |")
 
 
 def bench_overhead(quick):
@@ -264,15 +284,17 @@ def bench_spark(quick):
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--corpus", default=str(REPO / "bench-corpus"))
-    parser.add_argument("--only", default="decode,overhead,html,arrow,spark")
+    parser.add_argument("--only", default="decode,codecs,overhead,html,arrow,spark")
     parser.add_argument("--quick", action="store_true", help="smaller inputs, fewer rounds")
     args = parser.parse_args()
     only = set(args.only.split(","))
     print(f"Python {sys.version.split()[0]}, textcodec {textcodec.__version__}, load {os.getloadavg()[0]:.1f}")
-    if only & {"decode", "arrow"}:
+    if only & {"decode", "codecs", "arrow"}:
         corpus = corpus_dir(args.corpus)
     if "decode" in only:
         bench_decode(corpus, args.quick)
+    if "codecs" in only:
+        bench_codecs(corpus, args.quick)
     if "overhead" in only:
         bench_overhead(args.quick)
     if "html" in only:
