@@ -151,7 +151,7 @@ def bench_html(quick):
         import charset_normalizer
     except ImportError:
         charset_normalizer = None
-    # Pages of 15-70 KB, the size of real HTML pages (the text repeated).
+    # Pages of 8-70 KB, the size of real HTML pages (the text repeated).
     rows = list(pages.pages(copies=1 if quick else 3, scale=60))
     total = sum(len(b) for b, _, _ in rows)
     truth = [textcodec.decode_html(b, ct)[0] for b, ct, _ in rows]
