@@ -5,7 +5,8 @@
 //! module resolves them from the interpreter that loads it, so the one abi3 wheel uses
 //! them on 3.9 and 3.10 too.
 //!
-//! Everything `unsafe` in the crate outside `arrow/ffi.rs` is in this file.
+//! Everything `unsafe` in the crate outside `arrow/` (the Arrow C data interface) is in this
+//! file.
 
 use std::ffi::{c_char, c_int, c_void};
 use std::marker::PhantomData;

@@ -2,7 +2,9 @@
 //! buffers are read in place through the C data interface) and out (the result's buffers
 //! are handed to the consumer), with the GIL released while decoding.
 
-mod ffi;
+mod abi;
+mod export;
+mod import;
 
 use std::sync::Arc;
 
@@ -13,7 +15,8 @@ use pyo3::PyTypeInfo;
 use textcodec::sniff::{sniff, ResourceKind, SniffOptions};
 use textcodec::{BomHandling, DecodeErrorMode, DecodeStatus, Decoder, DecoderOptions, Encoding};
 
-use self::ffi::{capsules, BinaryColumn, Bitmap, Column, Imported, StringBuilder};
+use self::export::{capsules, Bitmap, Column, StringBuilder};
+use self::import::{BinaryColumn, Imported};
 use crate::decode::parse_bom;
 use crate::encoding::resolve;
 use crate::sniff::header_bytes;
