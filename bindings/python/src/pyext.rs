@@ -1,0 +1,309 @@
+//! The few CPython calls this module makes that `pyo3` does not wrap for an abi3 build
+//! targeting 3.9: borrowing a buffer (`PyObject_GetBuffer`, stable ABI since 3.11) and a
+//! `str`'s UTF-8 (`PyUnicode_AsUTF8AndSize`, stable ABI since 3.10). Both functions, and
+//! the `Py_buffer` layout, are the same in every CPython since 3.3, and an extension
+//! module resolves them from the interpreter that loads it, so the one abi3 wheel uses
+//! them on 3.9 and 3.10 too.
+//!
+//! Everything `unsafe` in the crate outside `arrow/` (the Arrow C data interface) is in this
+//! file.
+
+use std::ffi::{c_char, c_int, c_void};
+use std::marker::PhantomData;
+
+use pyo3::exceptions::PyTypeError;
+use pyo3::ffi;
+use pyo3::prelude::*;
+use pyo3::types::{PyBytes, PyString};
+
+/// `Py_buffer` (Include/pybuffer.h), identical from CPython 3.3 to today.
+#[repr(C)]
+struct RawBuffer {
+    buf: *mut c_void,
+    obj: *mut ffi::PyObject,
+    len: ffi::Py_ssize_t,
+    itemsize: ffi::Py_ssize_t,
+    readonly: c_int,
+    ndim: c_int,
+    format: *mut c_char,
+    shape: *mut ffi::Py_ssize_t,
+    strides: *mut ffi::Py_ssize_t,
+    suboffsets: *mut ffi::Py_ssize_t,
+    internal: *mut c_void,
+}
+
+const PYBUF_SIMPLE: c_int = 0;
+const PYBUF_WRITABLE: c_int = 0x0001;
+
+extern "C" {
+    fn PyObject_GetBuffer(obj: *mut ffi::PyObject, view: *mut RawBuffer, flags: c_int) -> c_int;
+    fn PyBuffer_Release(view: *mut RawBuffer);
+    fn PyUnicode_AsUTF8AndSize(
+        unicode: *mut ffi::PyObject,
+        size: *mut ffi::Py_ssize_t,
+    ) -> *const c_char;
+}
+
+/// The bytes of a bytes-like argument, borrowed for as long as this value lives: a `bytes`
+/// object's own storage, or a buffer export (which keeps the exporter from resizing or
+/// freeing the memory until it is released on drop).
+pub struct ByteView<'py> {
+    ptr: *const u8,
+    len: usize,
+    /// Whether other Python code could write the bytes (a writable buffer): such input is
+    /// decoded without releasing the GIL (see [`ByteView::may_release_gil`]).
+    writable: bool,
+    /// The buffer export to release, if any (`bytes` needs none).
+    export: Option<Box<RawBuffer>>,
+    _object: PhantomData<&'py PyAny>,
+}
+
+impl<'py> ByteView<'py> {
+    /// Borrows `object`'s bytes: `bytes` directly, anything else through the buffer
+    /// protocol (bytearray, memoryview, mmap, array, NumPy and Arrow buffers...), which must
+    /// be C-contiguous. `what` names the argument in the `TypeError` for other objects.
+    pub fn new(object: &Bound<'py, PyAny>, what: &str) -> PyResult<ByteView<'py>> {
+        if let Ok(bytes) = object.cast::<PyBytes>() {
+            let slice = bytes.as_bytes();
+            return Ok(ByteView {
+                ptr: slice.as_ptr(),
+                len: slice.len(),
+                writable: false,
+                export: None,
+                _object: PhantomData,
+            });
+        }
+        if object.is_instance_of::<PyString>() {
+            return Err(PyTypeError::new_err(format!(
+                "{what} must be a bytes-like object, not 'str' (encode it first, or use textcodec.encode)"
+            )));
+        }
+        let mut view = Box::new(RawBuffer {
+            buf: std::ptr::null_mut(),
+            obj: std::ptr::null_mut(),
+            len: 0,
+            itemsize: 0,
+            readonly: 0,
+            ndim: 0,
+            format: std::ptr::null_mut(),
+            shape: std::ptr::null_mut(),
+            strides: std::ptr::null_mut(),
+            suboffsets: std::ptr::null_mut(),
+            internal: std::ptr::null_mut(),
+        });
+        // SAFETY: `object` is a live object (we hold a reference and the GIL); `view` points
+        // to writable memory of `Py_buffer`'s layout. PYBUF_SIMPLE asks for one contiguous
+        // block of `len` bytes.
+        let status = unsafe { PyObject_GetBuffer(object.as_ptr(), &mut *view, PYBUF_SIMPLE) };
+        if status != 0 {
+            let cause = PyErr::take(object.py());
+            let type_name = object
+                .get_type()
+                .name()
+                .map(|n| n.to_string())
+                .unwrap_or_else(|_| "?".into());
+            let err = PyTypeError::new_err(format!(
+                "{what} must be a bytes-like object, not '{type_name}'"
+            ));
+            if let Some(cause) = cause {
+                // A bytes-like object that refused (e.g. not contiguous): keep its reason.
+                if !cause.is_instance_of::<PyTypeError>(object.py()) {
+                    return Err(cause);
+                }
+            }
+            return Err(err);
+        }
+        let len = usize::try_from(view.len).unwrap_or(0);
+        Ok(ByteView {
+            ptr: if len == 0 {
+                std::ptr::NonNull::<u8>::dangling().as_ptr()
+            } else {
+                view.buf.cast::<u8>()
+            },
+            len,
+            writable: view.readonly == 0,
+            export: Some(view),
+            _object: PhantomData,
+        })
+    }
+
+    /// The bytes.
+    pub fn as_slice(&self) -> &[u8] {
+        // SAFETY: `ptr`/`len` describe the `bytes` object's storage or the buffer export,
+        // both alive and unmoved while `self` lives (the export is released in `drop`);
+        // `ptr` is non-null and aligned (dangling only when `len` is 0).
+        unsafe { std::slice::from_raw_parts(self.ptr, self.len) }
+    }
+
+    /// Whether decoding may run with the GIL released: only for memory no Python code can
+    /// write meanwhile (`bytes`, read-only buffers). A writable buffer could be changed by
+    /// another thread halfway through, so it is decoded with the GIL held (still in place).
+    pub fn may_release_gil(&self) -> bool {
+        !self.writable
+    }
+}
+
+impl Drop for ByteView<'_> {
+    fn drop(&mut self) {
+        if let Some(view) = self.export.as_mut() {
+            // SAFETY: the view was filled by a successful PyObject_GetBuffer and is released
+            // once. Dropping happens with the GIL held (the value is tied to `'py`).
+            unsafe { PyBuffer_Release(&mut **view) };
+        }
+    }
+}
+
+/// A writable buffer argument (`TextEncoder.encode_into`'s destination), borrowed in place.
+pub struct WritableView<'py> {
+    export: Box<RawBuffer>,
+    _object: PhantomData<&'py PyAny>,
+}
+
+impl<'py> WritableView<'py> {
+    /// Borrows `object` for writing (bytearray, writable memoryview, NumPy uint8 array...).
+    pub fn new(object: &Bound<'py, PyAny>, what: &str) -> PyResult<WritableView<'py>> {
+        let mut view = Box::new(RawBuffer {
+            buf: std::ptr::null_mut(),
+            obj: std::ptr::null_mut(),
+            len: 0,
+            itemsize: 0,
+            readonly: 0,
+            ndim: 0,
+            format: std::ptr::null_mut(),
+            shape: std::ptr::null_mut(),
+            strides: std::ptr::null_mut(),
+            suboffsets: std::ptr::null_mut(),
+            internal: std::ptr::null_mut(),
+        });
+        // SAFETY: as in `ByteView::new`; PYBUF_WRITABLE makes read-only exporters fail.
+        let status = unsafe { PyObject_GetBuffer(object.as_ptr(), &mut *view, PYBUF_WRITABLE) };
+        if status != 0 {
+            let _ = PyErr::take(object.py());
+            let type_name = object
+                .get_type()
+                .name()
+                .map(|n| n.to_string())
+                .unwrap_or_else(|_| "?".into());
+            return Err(PyTypeError::new_err(format!(
+                "{what} must be a writable bytes-like object (bytearray, memoryview...), not '{type_name}'"
+            )));
+        }
+        Ok(WritableView {
+            export: view,
+            _object: PhantomData,
+        })
+    }
+
+    /// The bytes, for writing.
+    pub fn as_mut_slice(&mut self) -> &mut [u8] {
+        let len = usize::try_from(self.export.len).unwrap_or(0);
+        if len == 0 {
+            return &mut [];
+        }
+        // SAFETY: a successful writable export: `buf` points to `len` writable bytes that stay
+        // valid until the export is released in `drop`; `&mut self` makes this the only slice.
+        unsafe { std::slice::from_raw_parts_mut(self.export.buf.cast::<u8>(), len) }
+    }
+}
+
+impl Drop for WritableView<'_> {
+    fn drop(&mut self) {
+        // SAFETY: a successful export, released once, with the GIL held.
+        unsafe { PyBuffer_Release(&mut *self.export) };
+    }
+}
+
+/// The UTF-8 form of a `str`, cached inside the `str` object by CPython (no copy after the
+/// first call); `None` if the string holds a lone surrogate (the pending exception is
+/// cleared).
+pub fn str_utf8<'a>(text: &'a Bound<'_, PyString>) -> Option<&'a str> {
+    let mut size: ffi::Py_ssize_t = 0;
+    // SAFETY: `text` is a live `str`; CPython returns a pointer to its cached UTF-8 buffer,
+    // which lives as long as the string object (borrowed for 'a), or NULL with an exception.
+    let ptr = unsafe { PyUnicode_AsUTF8AndSize(text.as_ptr(), &mut size) };
+    if ptr.is_null() {
+        let _ = PyErr::take(text.py());
+        return None;
+    }
+    let len = usize::try_from(size).ok()?;
+    // SAFETY: `ptr` points to `len` bytes of valid UTF-8 (CPython's encoder wrote them), alive
+    // as long as `text`.
+    let bytes = unsafe { std::slice::from_raw_parts(ptr.cast::<u8>(), len) };
+    std::str::from_utf8(bytes).ok()
+}
+
+/// CPython's own strict decoders, used where they give exactly the Standard's result
+/// (valid UTF-8, valid UTF-16): they build the `str` in one pass. `None` (the exception
+/// cleared) when the input is not valid; the caller then decodes with textcodec.
+pub fn cpython_strict<'py>(
+    py: Python<'py>,
+    data: &[u8],
+    utf16: Option<bool>,
+) -> Option<Bound<'py, PyString>> {
+    let len = ffi::Py_ssize_t::try_from(data.len()).ok()?;
+    let ptr = data.as_ptr().cast::<c_char>();
+    // SAFETY: `data` is a live slice of `len` bytes; the errors string is NUL-terminated;
+    // `byteorder` is a valid int pointer. Each call returns a new reference or NULL with an
+    // exception set.
+    let result = unsafe {
+        match utf16 {
+            None => ffi::PyUnicode_DecodeUTF8(ptr, len, c"strict".as_ptr()),
+            Some(big_endian) => {
+                let mut byteorder: c_int = if big_endian { 1 } else { -1 };
+                ffi::PyUnicode_DecodeUTF16(ptr, len, c"strict".as_ptr(), &mut byteorder)
+            }
+        }
+    };
+    if result.is_null() {
+        let _ = PyErr::take(py);
+        return None;
+    }
+    // SAFETY: a new, non-null reference to a `str`.
+    let object = unsafe { Bound::from_owned_ptr(py, result) };
+    object.cast_into::<PyString>().ok()
+}
+
+/// A `str` from UTF-16 code units in native byte order, which must hold no lone surrogate
+/// (decoders only ever write scalar values). CPython widens or narrows them into its
+/// one-, two- or four-byte representation in one fast pass — much faster than building a
+/// `str` from UTF-8 outside ASCII, so the legacy decoders write UTF-16 for Python.
+pub fn utf16_str<'py>(py: Python<'py>, units: &[u16]) -> PyResult<Bound<'py, PyString>> {
+    let len = units
+        .len()
+        .checked_mul(2)
+        .and_then(|n| ffi::Py_ssize_t::try_from(n).ok())
+        .ok_or_else(|| pyo3::exceptions::PyOverflowError::new_err("string too long"))?;
+    let mut byteorder: c_int = if cfg!(target_endian = "little") {
+        -1
+    } else {
+        1
+    };
+    // SAFETY: `units` is a live slice of `len` bytes; the errors string is NUL-terminated;
+    // `byteorder` is a valid int. Returns a new reference or NULL with an exception set.
+    let result = unsafe {
+        ffi::PyUnicode_DecodeUTF16(
+            units.as_ptr().cast::<c_char>(),
+            len,
+            c"strict".as_ptr(),
+            &mut byteorder,
+        )
+    };
+    // SAFETY: a new reference, or NULL with an exception set.
+    let object = unsafe { Bound::from_owned_ptr_or_err(py, result)? };
+    Ok(object.cast_into::<PyString>()?)
+}
+
+/// A `str` from Latin-1 bytes (each byte the code point of the same value): CPython copies
+/// them into a one-byte-per-character string.
+pub fn latin1_str<'py>(py: Python<'py>, latin1: &[u8]) -> PyResult<Bound<'py, PyString>> {
+    let len = ffi::Py_ssize_t::try_from(latin1.len())
+        .map_err(|_| pyo3::exceptions::PyOverflowError::new_err("string too long"))?;
+    // SAFETY: a live slice of `len` bytes; NULL errors is "strict" (Latin-1 never fails).
+    // Returns a new reference or NULL with an exception set.
+    let result = unsafe {
+        ffi::PyUnicode_DecodeLatin1(latin1.as_ptr().cast::<c_char>(), len, std::ptr::null())
+    };
+    // SAFETY: a new reference, or NULL with an exception set.
+    let object = unsafe { Bound::from_owned_ptr_or_err(py, result)? };
+    Ok(object.cast_into::<PyString>()?)
+}
