@@ -240,3 +240,133 @@ pub(super) unsafe fn x_user_defined_to_utf16(src: &[u8], dst: &mut Slots<u16>) -
     }
     i
 }
+
+/// Indexed by a mask of 8 bytes (bit i: keep byte i), the positions of the kept bytes in
+/// order as the bytes of a `u64` (first in the low byte); unused positions hold 0x80
+/// (`pshufb` writes 0). Adding 0x08 to every byte addresses the next 8 bytes instead (0x80
+/// stays above 0x7F).
+static KEPT_BYTES: [u64; 256] = kept_bytes();
+
+// Bounds: evaluated at compile time; at most 8 positions (`j < 8`).
+#[allow(clippy::indexing_slicing, clippy::arithmetic_side_effects)]
+const fn kept_bytes() -> [u64; 256] {
+    let mut t = [0u64; 256];
+    let mut mask = 0;
+    while mask < 256 {
+        let mut positions = [0x80u8; 8];
+        let (mut j, mut bit) = (0, 0);
+        while bit < 8 {
+            if (mask >> bit) & 1 == 1 {
+                positions[j] = bit as u8;
+                j += 1;
+            }
+            bit += 1;
+        }
+        t[mask] = u64::from_le_bytes(positions);
+        mask += 1;
+    }
+    t
+}
+
+/// The bytes of one 128-bit lane of `v` whose bits are set in `keep` (16 bits), packed:
+/// the kept bytes of its first 8 in the low half, those of its last 8 in the high half,
+/// with their counts, for [`store_exact`].
+///
+/// # Safety
+/// The CPU must support AVX2 and POPCNT.
+#[target_feature(enable = "avx2,popcnt")]
+#[inline]
+// Bounds: `keep & 0xFF` and `keep >> 8` index a 256-entry table (keep < 2^16).
+#[allow(clippy::indexing_slicing, clippy::arithmetic_side_effects)]
+unsafe fn keep_bytes(lane: __m128i, keep: u32) -> Packed {
+    let (first, second) = ((keep & 0xFF) as usize, (keep >> 8 & 0xFF) as usize);
+    let control = _mm256_set_epi64x(
+        i64::from_le_bytes([0x80; 8]),
+        (KEPT_BYTES[second] + 0x0808_0808_0808_0808) as i64,
+        i64::from_le_bytes([0x80; 8]),
+        KEPT_BYTES[first] as i64,
+    );
+    let packed = _mm256_shuffle_epi8(_mm256_broadcastsi128_si256(lane), control);
+    (
+        packed,
+        first.count_ones() as usize,
+        second.count_ones() as usize,
+    )
+}
+
+/// Encodes a prefix of `src` (the bytes of a `&str` from a character boundary) as
+/// x-user-defined, 32 bytes per step: ASCII as it is, U+F780..=U+F7FF (`EF 9E/9F xx`) to
+/// 0x80 | (second & 1) << 6 | (third & 0x3F). Stops before any other character, or when a
+/// step's output (with [`store_exact`]'s 16 bytes after it) might not fit. Returns (bytes
+/// read, bytes written).
+///
+/// # Safety
+/// The CPU must support AVX2, BMI2 and POPCNT.
+#[target_feature(enable = "avx2,bmi2,popcnt")]
+// Hot loop. Bounds: a step runs only while `i + 32 <= src.len()` and `written + 48 <=
+// dst.len()`, reads `src[i..i + 32]`, writes at most 32 bytes plus the 16 that
+// `store_exact` puts back, and advances `i` by `take <= 32`; `trailing_zeros` of nonzero
+// masks is below 32.
+#[allow(clippy::arithmetic_side_effects)]
+pub(super) unsafe fn encode_x_user_defined(src: &[u8], dst: &mut Slots<u8>) -> (usize, usize) {
+    let (s, d) = (src.as_ptr(), out_ptr(dst));
+    let (mut i, mut written) = (0, 0);
+    while i + BLOCK <= src.len() && written + BLOCK + 16 <= dst.len() {
+        // SAFETY: `i + 32 <= src.len()`.
+        let v = unsafe { _mm256_loadu_si256(s.add(i).cast()) };
+        let non_ascii = _mm256_movemask_epi8(v) as u32;
+        if non_ascii == 0 {
+            // SAFETY: `written + 32 <= dst.len()`.
+            unsafe { _mm256_storeu_si256(d.add(written).cast(), v) };
+            i += BLOCK;
+            written += BLOCK;
+            continue;
+        }
+        let at_least = |x: u8| {
+            let bound = _mm256_set1_epi8(x as i8);
+            _mm256_movemask_epi8(_mm256_cmpeq_epi8(_mm256_max_epu8(v, bound), v)) as u32
+        };
+        let leads = at_least(0xC0);
+        // Every lead must be EF followed by 9E or 9F (the third byte is then any
+        // continuation, the input being UTF-8); else the step ends at that lead.
+        let ef = _mm256_movemask_epi8(_mm256_cmpeq_epi8(v, _mm256_set1_epi8(0xEFu8 as i8))) as u32;
+        let second_ok = _mm256_movemask_epi8(_mm256_cmpeq_epi8(
+            _mm256_and_si256(v, _mm256_set1_epi8(0xFEu8 as i8)),
+            _mm256_set1_epi8(0x9Eu8 as i8),
+        )) as u32;
+        let bad = (leads & !ef) | ((leads << 1) & !second_ok) >> 1;
+        // A character cut by the step's end is the next step's.
+        let cut = leads & (0b11 << 30);
+        let stop = bad | cut;
+        let take = if stop == 0 { 32 } else { stop.trailing_zeros() };
+        // Byte j of `prev` is byte j - 1 of `v` (byte 0: zero).
+        let prev = _mm256_alignr_epi8::<15>(v, _mm256_permute2x128_si256::<0x08>(v, v));
+        let mapped = _mm256_or_si256(
+            _mm256_or_si256(
+                _mm256_and_si256(_mm256_slli_epi16::<6>(prev), _mm256_set1_epi8(0x40)),
+                _mm256_and_si256(v, _mm256_set1_epi8(0x3F)),
+            ),
+            _mm256_set1_epi8(0x80u8 as i8),
+        );
+        // Kept bytes are ASCII (top bit clear: `v`) or third bytes (top bit set: mapped).
+        let out = _mm256_blendv_epi8(v, mapped, v);
+        let third = leads << 2;
+        let keep = _bzhi_u32(!non_ascii | third, take);
+        // SAFETY: AVX2 and POPCNT are enabled for this function.
+        let parts = unsafe {
+            [
+                keep_bytes(_mm256_castsi256_si128(out), keep & 0xFFFF),
+                keep_bytes(_mm256_extracti128_si256::<1>(out), keep >> 16),
+            ]
+        };
+        // SAFETY: the parts hold at most 32 bytes and `written + 48 <= dst.len()`.
+        written = unsafe { store_exact(d, written, &parts) };
+        i += take as usize;
+        // Stopped at a character it cannot take (not at a cut one, which the next step
+        // starts with).
+        if bad != 0 && take == bad.trailing_zeros() {
+            break;
+        }
+    }
+    (i, written)
+}

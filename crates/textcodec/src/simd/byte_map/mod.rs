@@ -196,8 +196,8 @@ pub(crate) fn encode_hot_pairs_with(
 }
 
 /// Encodes a prefix of `src` (the bytes of a `&str` from a character boundary) as
-/// x-user-defined: ASCII, and U+F780..=U+F7FF (`EF 9E/9F xx`) to 0x80..=0xFF, 64 bytes per
-/// step; stops before any other character or when a step's output might not fit.
+/// x-user-defined: ASCII, and U+F780..=U+F7FF (`EF 9E/9F xx`) to 0x80..=0xFF, 64 (AVX-512)
+/// or 32 (AVX2) bytes per step; stops before any other character or when a step's output might not fit.
 /// Returns (bytes read, bytes written); (0, 0) where there is no kernel.
 #[inline]
 pub(crate) fn encode_x_user_defined(src: &[u8], dst: &mut Slots<u8>) -> (usize, usize) {
@@ -215,6 +215,10 @@ pub(crate) fn encode_x_user_defined_with(
         // SAFETY: a `Kernel::Avx512` value exists only after its features were detected.
         #[cfg(target_arch = "x86_64")]
         Kernel::Avx512(_) => unsafe { avx512::encode_x_user_defined(src, dst) },
+        // SAFETY: a `Kernel::Avx2` value exists only after AVX2, BMI2 and POPCNT were
+        // detected.
+        #[cfg(target_arch = "x86_64")]
+        Kernel::Avx2(_) => unsafe { avx2::encode_x_user_defined(src, dst) },
         _ => (0, 0),
     }
 }
