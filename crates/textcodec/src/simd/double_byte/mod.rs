@@ -67,6 +67,10 @@ pub(crate) fn to_utf16_with(
         Kernel::Avx512(_) => unsafe {
             avx512::decode::<false>(src, table, super::out_ptr(dst).cast(), dst.len())
         },
+        // SAFETY: a `Kernel::Avx2` value exists only after AVX2, BMI1, BMI2 and POPCNT
+        // were detected.
+        #[cfg(all(target_arch = "x86_64", not(feature = "compact")))]
+        Kernel::Avx2(_) => unsafe { avx2::to_utf16(src, table, super::out_ptr(dst), dst.len()) },
         _ => (0, 0),
     }
 }
@@ -109,6 +113,8 @@ pub(crate) fn leads_of(capable: u64) -> u64 {
     (even_runs & EVEN) | (odd_runs & !EVEN)
 }
 
+#[cfg(all(target_arch = "x86_64", not(feature = "compact")))]
+mod avx2;
 #[cfg(all(target_arch = "x86_64", not(feature = "compact")))]
 mod avx512;
 

@@ -5,14 +5,17 @@ use crate::simd::slots;
 use alloc::string::String;
 use alloc::vec::Vec;
 
-/// Whether `k` has a kernel here (the others take nothing).
-fn has_kernel(k: Kernel) -> bool {
+/// The block size of `k`'s kernel for UTF-16 (`utf8` false) or UTF-8 output, `None` where
+/// it has none (it takes nothing).
+fn kernel_block(k: Kernel, utf8: bool) -> Option<usize> {
     #[cfg(all(target_arch = "x86_64", not(feature = "compact")))]
-    if let Kernel::Avx512(_) = k {
-        return true;
+    match k {
+        Kernel::Avx512(_) => return Some(64),
+        Kernel::Avx2(_) if !utf8 => return Some(32),
+        _ => {}
     }
-    let _ = k;
-    false
+    let _ = (k, utf8);
+    None
 }
 
 /// Byte-by-byte: bit j set where byte j is lead-capable and starts a character.
@@ -46,14 +49,24 @@ fn leads_of_matches_a_walk() {
     }
 }
 
-/// Naive decoding of the prefix the kernel may take: whole blocks (63 bytes when the
-/// last one is a lead) of ASCII and pairs of `table`, each while `need` more units
-/// (UTF-16) or bytes (UTF-8) fit in `room`; stops before the first block with
-/// anything else. Returns (bytes, the UTF-16).
-fn naive(src: &[u8], table: &PairTable, room: usize, utf8: bool) -> (usize, Vec<u16>) {
-    let need = if utf8 { 96 } else { 64 };
+/// Naive decoding of the prefix a kernel of `block`-byte blocks may take: whole blocks
+/// (one byte less when the last one is a lead) of ASCII and pairs of `table`, each while
+/// `need` more units (UTF-16) or bytes (UTF-8) fit in `room`; stops before the first
+/// block with anything else. Returns (bytes, the UTF-16).
+fn naive(
+    src: &[u8],
+    table: &PairTable,
+    room: usize,
+    utf8: bool,
+    block: usize,
+) -> (usize, Vec<u16>) {
+    let need = match (utf8, block) {
+        (true, _) => 96,
+        (false, 64) => 64,
+        (false, _) => block + 8,
+    };
     let (mut i, mut out) = (0, Vec::new());
-    'blocks: while i + 64 <= src.len() {
+    'blocks: while i + block <= src.len() {
         let written = if utf8 {
             String::from_utf16(&out).unwrap().len()
         } else {
@@ -63,13 +76,13 @@ fn naive(src: &[u8], table: &PairTable, room: usize, utf8: bool) -> (usize, Vec<
             break;
         }
         let (mut j, mut units) = (i, Vec::new());
-        while j < i + 64 {
+        while j < i + block {
             let b = src[j];
             if b < 0x80 {
                 units.push(u16::from(b));
                 j += 1;
             } else if table.lead_map()[usize::from(b - 0x80)] != 0 {
-                if j + 1 == i + 64 {
+                if j + 1 == i + block {
                     break; // the lead's pair is in the next block
                 }
                 let c = table.get(b, src[j + 1]);
@@ -160,12 +173,12 @@ fn every_kernel_matches_the_naive_decoder() {
                     for room in [0, 63, 64, 95, 96, 150, 200, 1000, 1500] {
                         let mut dst = alloc::vec![0xAAAAu16; room];
                         let got = to_utf16_with(k, src, table, slots(&mut dst));
-                        let (want_read, want) = naive(src, table, room, false);
-                        if has_kernel(k) {
+                        if let Some(block) = kernel_block(k, false) {
+                            let (want_read, want) = naive(src, table, room, false, block);
                             let (r, w) = got;
                             taken += r;
-                            odd_blocks += usize::from(r % 64 != 0);
-                            stopped += usize::from(r + 64 <= src.len() && room == 1500);
+                            odd_blocks += usize::from(r % block != 0);
+                            stopped += usize::from(r + block <= src.len() && room == 1500);
                             assert_eq!(
                                 (r, &dst[..w]),
                                 (want_read, &want[..]),
@@ -180,9 +193,9 @@ fn every_kernel_matches_the_naive_decoder() {
                         }
                         let mut dst = alloc::vec![0xAAu8; room];
                         let got = to_utf8_with(k, src, table, slots(&mut dst));
-                        let (want_read, want) = naive(src, table, room, true);
-                        let want = String::from_utf16(&want).unwrap();
-                        if has_kernel(k) {
+                        if let Some(block) = kernel_block(k, true) {
+                            let (want_read, want) = naive(src, table, room, true, block);
+                            let want = String::from_utf16(&want).unwrap();
                             let (r, w) = got;
                             assert_eq!(
                                 (r, &dst[..w]),
@@ -201,7 +214,7 @@ fn every_kernel_matches_the_naive_decoder() {
             }
         }
     }
-    if available_kernels().any(has_kernel) {
+    if available_kernels().any(|k| kernel_block(k, false).is_some()) {
         assert!(
             taken > 100_000 && odd_blocks > 100 && stopped > 50,
             "{taken} {odd_blocks} {stopped}"

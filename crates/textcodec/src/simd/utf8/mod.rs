@@ -214,7 +214,7 @@ mod avx2;
     target_arch = "x86_64",
     all(target_arch = "aarch64", target_endian = "little")
 ))]
-mod pack;
+pub(in crate::simd) mod pack;
 
 #[cfg(target_arch = "x86_64")]
 mod transcode_avx2;

@@ -3,7 +3,7 @@
 
 /// Indexed by a mask of 8 lanes (bit i: lane i holds a character), the bytes of the
 /// kept lanes in order (2i, 2i + 1); unused positions hold 0x80 (`pshufb` writes 0).
-pub(super) static KEPT_UNITS: [[u8; 16]; 256] = kept_units();
+pub(in crate::simd) static KEPT_UNITS: [[u8; 16]; 256] = kept_units();
 
 // Bounds: evaluated at compile time; at most 8 lanes of two bytes (`j < 16`), so an
 // out-of-bounds index would fail the build, not panic at run time.
