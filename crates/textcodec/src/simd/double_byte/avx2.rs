@@ -171,7 +171,10 @@ pub(super) unsafe fn to_utf16(
         // `written`, and the 8 units after the block's `n <= 32` are saved first and put
         // back (copied as `MaybeUninit`: they may be uninitialised).
         unsafe {
-            let after = d.add(written + n).cast::<MaybeUninit<[u16; 8]>>().read_unaligned();
+            let after = d
+                .add(written + n)
+                .cast::<MaybeUninit<[u16; 8]>>()
+                .read_unaligned();
             let mut out = d.add(written);
             for (g, group) in groups.into_iter().enumerate() {
                 let keep = (starts >> (8 * g)) & 0xFF;
