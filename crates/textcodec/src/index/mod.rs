@@ -110,8 +110,8 @@ pub(crate) struct RankTable {
 impl RankTable {
     /// The pointer the Standard picks for `code_point` in this table's index, or `None`:
     /// the code point's rank among its block's, past the block's first.
-    #[cfg_attr(not(feature = "compact"), allow(dead_code))]
-    #[inline(always)]
+    // The tests' oracle: both builds look up through structures derived from this table.
+    #[cfg(test)]
     pub(crate) fn pointer(&self, code_point: u32) -> Option<u16> {
         let block = usize::from(*self.block_of.get((code_point >> 6) as usize)?);
         let bits = *self.present.get(block)?;
@@ -178,13 +178,14 @@ impl EncodeTable {
 }
 
 /// The encode tables as the build looks them up: direct pages expanded at compile time
-/// from the generated rank tables (default), or the rank tables themselves (`compact`).
+/// from the generated rank tables (default), or, with `compact`, a [`WindowTable`] derived
+/// from the rank tables at compile time (so the rank tables' pointer lists are not linked).
 mod encode {
     use super::generated::{big5, euc_kr, gb18030, jis0208};
 
     #[cfg(not(feature = "compact"))]
     macro_rules! tables {
-        ($($name:ident = $module:ident :: $rank:ident, $blocks:ident;)*) => {$(
+        ($($name:ident = $module:ident :: $rank:ident, $blocks:ident, $decode:expr, $astral:expr;)*) => {$(
             pub(crate) static $name: super::EncodeTable = {
                 static PAGES: [[u16; 64]; $module::$blocks] = $module::$rank.pages();
                 super::EncodeTable { page_of: $module::$rank.block_of, pages: &PAGES }
@@ -193,17 +194,31 @@ mod encode {
     }
     #[cfg(feature = "compact")]
     macro_rules! tables {
-        ($($name:ident = $module:ident :: $rank:ident, $blocks:ident;)*) => {$(
-            pub(crate) use $module::$rank as $name;
+        ($($name:ident = $module:ident :: $rank:ident, $blocks:ident, $decode:expr, $astral:expr;)*) => {$(
+            pub(crate) static $name: super::compact::WindowTable = {
+                const N: usize = $module::$rank.pointers.len();
+                static WINDOWS: [u8; N] = super::compact::windows::<N>($module::$rank.pointers);
+                super::compact::WindowTable {
+                    block_of: $module::$rank.block_of,
+                    present: $module::$rank.present,
+                    first: $module::$rank.first,
+                    windows: &WINDOWS,
+                    decode: $decode,
+                    astral: $astral,
+                }
+            };
         )*};
     }
     tables! {
-        JIS0208 = jis0208::JIS0208_ENCODE, JIS0208_ENCODE_BLOCKS;
-        EUC_KR = euc_kr::EUC_KR_ENCODE, EUC_KR_ENCODE_BLOCKS;
-        GB18030 = gb18030::GB18030_ENCODE, GB18030_ENCODE_BLOCKS;
-        BIG5 = big5::BIG5_ENCODE, BIG5_ENCODE_BLOCKS;
+        JIS0208 = jis0208::JIS0208_ENCODE, JIS0208_ENCODE_BLOCKS, &jis0208::JIS0208_DECODE, &[];
+        EUC_KR = euc_kr::EUC_KR_ENCODE, EUC_KR_ENCODE_BLOCKS, &euc_kr::EUC_KR_DECODE, &[];
+        GB18030 = gb18030::GB18030_ENCODE, GB18030_ENCODE_BLOCKS, &gb18030::GB18030_DECODE, &[];
+        BIG5 = big5::BIG5_ENCODE, BIG5_ENCODE_BLOCKS, &big5::BIG5_DECODE_LOW, &big5::BIG5_DECODE_ASTRAL;
     }
 }
+
+#[cfg(feature = "compact")]
+mod compact;
 
 #[inline(always)]
 fn flat(table: &[u16], pointer: usize) -> Option<u16> {
