@@ -41,17 +41,81 @@ pub(crate) struct SingleByteIndex {
     /// byte → its code point's UTF-8 bytes, packed (see [`crate::simd::sink::utf8_table`]).
     pub(crate) utf8: [u32; 256],
     /// code point >> 8 → page number in `pages` (page 0 is empty).
-    pub(crate) page_of: [u8; 256],
+    #[cfg(not(feature = "compact"))]
+    page_of: [u8; 256],
     /// code point & 0xFF → byte (0 = not encodable).
-    pub(crate) pages: &'static [[u8; 256]],
+    #[cfg(not(feature = "compact"))]
+    pages: &'static [[u8; 256]],
+    /// `compact`: the encoder's shortcut, the longest run of consecutive code points at
+    /// consecutive bytes (a script's letters, e.g. U+0410–U+044F at 0xC0–0xFF in
+    /// windows-1251); other code points are searched for in `decode`.
+    #[cfg(feature = "compact")]
+    run: Run,
     /// The two-byte UTF-8 characters of its busiest 64-code-point blocks → bytes (the
     /// AVX-512 encoder's table, derived from `decode`).
     pub(crate) hot: crate::simd::byte_map::HotPairs,
 }
 
+/// Code points `code_point..code_point + len` are bytes `byte..byte + len`, each byte the
+/// first (the *index pointer*) for its code point.
+#[cfg(feature = "compact")]
+struct Run {
+    code_point: u16,
+    byte: u8,
+    len: u8,
+}
+
+/// The longest [`Run`] of a decode table's bytes ≥ 0x80 in which no code point also
+/// appears at a lower byte.
+// Bounds: bytes are below 256 and a run is at most 128 long; code points are below 0x10000.
+#[cfg(feature = "compact")]
+#[allow(
+    clippy::indexing_slicing,
+    clippy::arithmetic_side_effects,
+    clippy::cast_possible_truncation
+)]
+const fn longest_run(decode: &[u16; 256]) -> Run {
+    const fn first_at(decode: &[u16; 256], byte: usize) -> bool {
+        let mut b = 0x80;
+        while b < byte {
+            if decode[b] == decode[byte] {
+                return false;
+            }
+            b += 1;
+        }
+        decode[byte] != 0
+    }
+    let mut best = Run {
+        code_point: 0,
+        byte: 0,
+        len: 0,
+    };
+    let mut start = 0x80;
+    while start < 256 {
+        let mut len = 0;
+        while start + len < 256
+            && first_at(decode, start + len)
+            && decode[start + len] as usize == decode[start] as usize + len
+        {
+            len += 1;
+        }
+        if len > best.len as usize {
+            best = Run {
+                code_point: decode[start],
+                byte: start as u8,
+                len: len as u8,
+            };
+        }
+        start += if len > 0 { len } else { 1 };
+    }
+    best
+}
+
 impl SingleByteIndex {
     /// The index with its UTF-8 table derived at compile time (the generated tables call
-    /// this; `decode` is the only decoding data written out).
+    /// this; `decode` is the only decoding data written out). The `compact` build drops the
+    /// encode pages and searches `decode` instead.
+    #[cfg_attr(feature = "compact", allow(unused_variables))]
     pub(crate) const fn new(
         decode: [u16; 256],
         page_of: [u8; 256],
@@ -60,8 +124,12 @@ impl SingleByteIndex {
         SingleByteIndex {
             decode,
             utf8: crate::simd::sink::utf8_table(&decode),
+            #[cfg(not(feature = "compact"))]
             page_of,
+            #[cfg(not(feature = "compact"))]
             pages,
+            #[cfg(feature = "compact")]
+            run: longest_run(&decode),
             hot: crate::simd::byte_map::hot_pairs(&decode),
         }
     }
@@ -77,6 +145,7 @@ impl SingleByteIndex {
     }
 
     /// The byte for a non-ASCII code point (*index pointer* + 0x80), or `None`.
+    #[cfg(not(feature = "compact"))]
     #[inline(always)]
     pub(crate) fn byte_for(&self, code_point: u32) -> Option<u8> {
         if code_point > 0xFFFF {
@@ -92,6 +161,33 @@ impl SingleByteIndex {
             Some(0) | None => None,
             Some(b) => Some(b),
         }
+    }
+
+    /// The byte for a non-ASCII code point (*index pointer* + 0x80), or `None`: the run
+    /// by one subtraction, else the first byte ≥ 0x80 whose code point it is, 16 entries
+    /// compared at once.
+    #[cfg(feature = "compact")]
+    #[inline(always)]
+    pub(crate) fn byte_for(&self, code_point: u32) -> Option<u8> {
+        let k = code_point.wrapping_sub(u32::from(self.run.code_point));
+        if k < u32::from(self.run.len) {
+            // `k` < the run's length, so the byte is at most 0xFF.
+            return Some(self.run.byte.wrapping_add(k as u8));
+        }
+        let unit = u16::try_from(code_point).ok()?;
+        let high = self.decode.get(0x80..)?;
+        for (c, chunk) in high.chunks_exact(16).enumerate() {
+            let mut matches = 0u32;
+            for (j, &u) in chunk.iter().enumerate() {
+                matches |= u32::from(u == unit) << j;
+            }
+            if matches != 0 {
+                // `c < 8` and the bit below 16: the byte is at most 0xFF.
+                let byte = (c << 4 | matches.trailing_zeros() as usize) as u8;
+                return Some(byte | 0x80);
+            }
+        }
+        None
     }
 }
 
