@@ -24,7 +24,7 @@ pub(crate) struct WindowTable {
     /// The window of each pointer of the rank table, in code point order.
     pub(crate) windows: &'static [u8],
     /// The decode index (pointer → code point or its low 16 bits, 0 = none).
-    pub(crate) decode: super::DecodeIndex,
+    pub(crate) decode: &'static [u16],
     /// Big5's plane-2 bits (bit `p % 32` of word `p / 32`), empty for the other indexes.
     pub(crate) astral: &'static [u32],
 }
@@ -63,22 +63,34 @@ impl WindowTable {
     }
 
     /// The first pointer from `start` on, within the window, whose code point is
-    /// `code_point`. Not inlined: one copy serves every encoder (inlined, the unrolled
-    /// search grew each encoder's loop by kilobytes).
-    #[inline(never)]
+    /// `code_point`.
+    #[inline(always)]
     fn search(&self, start: usize, code_point: u32) -> Option<u16> {
         let low = code_point as u16;
         let plane2 = code_point > 0xFFFF;
-        let first = start / 16;
-        for b in first..first.wrapping_add(1 << (WINDOW_SHIFT - 4)) {
-            // One bit per entry equal to `low`, the 16 compared at once.
-            let mut matches = self.decode.matches(b, low);
+        let rest = self.decode.get(start..)?;
+        let window = rest.get(..1 << WINDOW_SHIFT).unwrap_or(rest);
+        let mut chunks = window.chunks_exact(16);
+        let mut base = start;
+        for chunk in &mut chunks {
+            // One bit per entry equal to `low`: the compiler compares the 16 at once.
+            let mut matches = 0u32;
+            for (j, &unit) in chunk.iter().enumerate() {
+                matches |= u32::from(unit == low) << j;
+            }
             while matches != 0 {
-                let pointer = (b << 4).wrapping_add(matches.trailing_zeros() as usize);
+                let pointer = base.wrapping_add(matches.trailing_zeros() as usize);
                 if self.is_plane2(pointer) == plane2 {
                     return u16::try_from(pointer).ok();
                 }
                 matches &= matches.wrapping_sub(1);
+            }
+            base = base.wrapping_add(16);
+        }
+        for (j, &unit) in chunks.remainder().iter().enumerate() {
+            let pointer = base.wrapping_add(j);
+            if unit == low && self.is_plane2(pointer) == plane2 {
+                return u16::try_from(pointer).ok();
             }
         }
         None

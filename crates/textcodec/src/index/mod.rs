@@ -29,94 +29,6 @@ mod generated {
 pub(crate) use generated::single_byte;
 
 mod pairs;
-
-#[cfg(feature = "compact")]
-mod blocks;
-
-/// A decode index (pointer → code point or, for Big5, its low 16 bits; 0 = none) as the
-/// build stores it: the generated flat array, or (`compact`) the blocks derived from it.
-#[derive(Clone, Copy)]
-pub(crate) enum DecodeIndex {
-    Flat(&'static [u16]),
-    #[cfg(feature = "compact")]
-    Blocks(&'static blocks::BlockIndex),
-}
-
-impl DecodeIndex {
-    /// The entry of `pointer`, 0 if it has none or is past the index.
-    // Bounds: checked against the array.
-    #[inline(always)]
-    #[allow(clippy::indexing_slicing)]
-    pub(crate) const fn get(self, pointer: usize) -> u16 {
-        match self {
-            DecodeIndex::Flat(table) => {
-                if pointer < table.len() {
-                    table[pointer]
-                } else {
-                    0
-                }
-            }
-            #[cfg(feature = "compact")]
-            DecodeIndex::Blocks(blocks) => blocks.get(pointer),
-        }
-    }
-
-    /// One bit per pointer `16 b + i` (bit `i`) whose entry is `unit` (not 0).
-    #[cfg(feature = "compact")]
-    #[inline(always)]
-    pub(crate) fn matches(self, b: usize, unit: u16) -> u32 {
-        match self {
-            DecodeIndex::Flat(table) => {
-                let start = b.saturating_mul(16);
-                let rest = table.get(start..).unwrap_or_default();
-                let block = rest.get(..16).unwrap_or(rest);
-                let mut bits = 0u32;
-                for (i, &v) in block.iter().enumerate() {
-                    bits |= u32::from(v == unit) << i;
-                }
-                bits
-            }
-            DecodeIndex::Blocks(blocks) => blocks.matches(b, unit),
-        }
-    }
-}
-
-/// The decode indexes as the build looks them up: `compact` stores gb18030, EUC-KR and
-/// jis0212 in blocks (see `blocks.rs`), derived at compile time from the flat arrays.
-mod decode {
-    use super::generated::{big5, euc_kr, gb18030, jis0208, jis0212};
-    use super::DecodeIndex;
-
-    #[cfg(not(feature = "compact"))]
-    macro_rules! blocks {
-        ($($name:ident = $flat:expr;)*) => {$(
-            pub(crate) const $name: DecodeIndex = DecodeIndex::Flat(&$flat);
-        )*};
-    }
-    #[cfg(feature = "compact")]
-    macro_rules! blocks {
-        ($($name:ident = $flat:expr;)*) => {$(
-            pub(crate) const $name: DecodeIndex = {
-                use super::blocks;
-                static BLOCKS: blocks::BlockIndex = {
-                    const H: usize = blocks::block_count($flat.len());
-                    const D: usize = blocks::data_len(&$flat);
-                    static HEADERS: [u32; H] = blocks::headers::<H>(&$flat);
-                    static DATA: [u8; D] = blocks::data::<D>(&$flat);
-                    blocks::BlockIndex::new(&HEADERS, &DATA)
-                };
-                DecodeIndex::Blocks(&BLOCKS)
-            };
-        )*};
-    }
-    blocks! {
-        GB18030 = gb18030::GB18030_DECODE;
-        EUC_KR = euc_kr::EUC_KR_DECODE;
-        JIS0212 = jis0212::JIS0212_DECODE;
-    }
-    pub(crate) const JIS0208: DecodeIndex = DecodeIndex::Flat(&jis0208::JIS0208_DECODE);
-    pub(crate) const BIG5: DecodeIndex = DecodeIndex::Flat(&big5::BIG5_DECODE_LOW);
-}
 pub(crate) use pairs::{
     PairTable, BIG5_PAIRS, EUC_KR_PAIRS, GB18030_PAIRS, JIS0208_PAIRS, SHIFT_JIS_PAIRS,
 };
@@ -394,10 +306,10 @@ mod encode {
         )*};
     }
     tables! {
-        JIS0208 = jis0208::JIS0208_ENCODE, JIS0208_ENCODE_BLOCKS, super::decode::JIS0208, &[];
-        EUC_KR = euc_kr::EUC_KR_ENCODE, EUC_KR_ENCODE_BLOCKS, super::decode::EUC_KR, &[];
-        GB18030 = gb18030::GB18030_ENCODE, GB18030_ENCODE_BLOCKS, super::decode::GB18030, &[];
-        BIG5 = big5::BIG5_ENCODE, BIG5_ENCODE_BLOCKS, super::decode::BIG5, &big5::BIG5_DECODE_ASTRAL;
+        JIS0208 = jis0208::JIS0208_ENCODE, JIS0208_ENCODE_BLOCKS, &jis0208::JIS0208_DECODE, &[];
+        EUC_KR = euc_kr::EUC_KR_ENCODE, EUC_KR_ENCODE_BLOCKS, &euc_kr::EUC_KR_DECODE, &[];
+        GB18030 = gb18030::GB18030_ENCODE, GB18030_ENCODE_BLOCKS, &gb18030::GB18030_DECODE, &[];
+        BIG5 = big5::BIG5_ENCODE, BIG5_ENCODE_BLOCKS, &big5::BIG5_DECODE_LOW, &big5::BIG5_DECODE_ASTRAL;
     }
 }
 
@@ -412,18 +324,10 @@ fn flat(table: &[u16], pointer: usize) -> Option<u16> {
     }
 }
 
-#[inline(always)]
-fn entry(index: DecodeIndex, pointer: usize) -> Option<u16> {
-    match index.get(pointer) {
-        0 => None,
-        cp => Some(cp),
-    }
-}
-
 /// *index code point* in index jis0208.
 #[inline(always)]
 pub(crate) fn jis0208_code_point(pointer: usize) -> Option<u16> {
-    entry(decode::JIS0208, pointer)
+    flat(&generated::jis0208::JIS0208_DECODE, pointer)
 }
 
 /// *index pointer* in index jis0208 (EUC-JP and ISO-2022-JP encoders).
@@ -452,7 +356,7 @@ pub(crate) fn shift_jis_pointer(code_point: u32) -> Option<u16> {
 /// *index code point* in index jis0212 (EUC-JP decoder only).
 #[inline(always)]
 pub(crate) fn jis0212_code_point(pointer: usize) -> Option<u16> {
-    entry(decode::JIS0212, pointer)
+    flat(&generated::jis0212::JIS0212_DECODE, pointer)
 }
 
 /// *index code point* in index ISO-2022-JP katakana for `code_point` − 0xFF61.
@@ -464,7 +368,7 @@ pub(crate) fn iso_2022_jp_katakana(offset: usize) -> Option<u16> {
 /// *index code point* in index EUC-KR.
 #[inline(always)]
 pub(crate) fn euc_kr_code_point(pointer: usize) -> Option<u16> {
-    entry(decode::EUC_KR, pointer)
+    flat(&generated::euc_kr::EUC_KR_DECODE, pointer)
 }
 
 /// *index pointer* in index EUC-KR.
@@ -476,7 +380,7 @@ pub(crate) fn euc_kr_pointer(code_point: u32) -> Option<u16> {
 /// *index code point* in index gb18030.
 #[inline(always)]
 pub(crate) fn gb18030_code_point(pointer: usize) -> Option<u16> {
-    entry(decode::GB18030, pointer)
+    flat(&generated::gb18030::GB18030_DECODE, pointer)
 }
 
 /// *index pointer* in index gb18030.

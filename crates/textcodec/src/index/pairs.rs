@@ -33,7 +33,7 @@ const NONE: u16 = 0x8000;
 
 /// How a double-byte encoding's pairs address its flat index (see the module docs).
 pub(crate) struct PairLayout {
-    index: super::DecodeIndex,
+    index: &'static [u16],
     /// `row_start[lead - 0x80]`: the pointer of the lead's first pair, [`NONE`] if it is
     /// not a lead.
     row_start: [u16; 128],
@@ -54,7 +54,7 @@ impl PairLayout {
         clippy::cast_possible_truncation
     )]
     const fn new(
-        index: super::DecodeIndex,
+        index: &'static [u16],
         row_len: usize,
         leads: &[(u8, u8, usize)],
         trails: &[(u8, u8)],
@@ -109,7 +109,11 @@ impl PairLayout {
         let start = if row < 128 { self.row_start[row] } else { NONE };
         // NONE in either puts the pointer past the index.
         let pointer = start as usize + self.column_of[trail as usize] as usize;
-        let code_point = self.index.get(pointer);
+        let code_point = if pointer < self.index.len() {
+            self.index[pointer]
+        } else {
+            0
+        };
         match self.quirk {
             // Those pointers have no index entry (the tests would see it if one had).
             Quirk::ShiftJisEudc if code_point == 0 && pointer >= 8836 && pointer <= 10715 => {
@@ -233,7 +237,7 @@ impl PairTable {
 
 /// gb18030's two-byte sequences (GBK): leads 0x81–0xFE, trails 0x40–0x7E and 0x80–0xFE.
 pub(crate) static GB18030_PAIRS: PairTable = PairTable::new(PairLayout::new(
-    super::decode::GB18030,
+    &generated::gb18030::GB18030_DECODE,
     190,
     &[(0x81, 0xFE, 0)],
     &[(0x40, 0x7E), (0x80, 0xFE)],
@@ -242,7 +246,7 @@ pub(crate) static GB18030_PAIRS: PairTable = PairTable::new(PairLayout::new(
 
 /// EUC-KR: leads 0x81–0xFE, trails 0x41–0xFE.
 pub(crate) static EUC_KR_PAIRS: PairTable = PairTable::new(PairLayout::new(
-    super::decode::EUC_KR,
+    &generated::euc_kr::EUC_KR_DECODE,
     190,
     &[(0x81, 0xFE, 0)],
     &[(0x41, 0xFE)],
@@ -251,7 +255,7 @@ pub(crate) static EUC_KR_PAIRS: PairTable = PairTable::new(PairLayout::new(
 
 /// Big5: leads 0x81–0xFE, trails 0x40–0x7E and 0xA1–0xFE; the BMP entries only.
 pub(crate) static BIG5_PAIRS: PairTable = PairTable::new(PairLayout::new(
-    super::decode::BIG5,
+    &generated::big5::BIG5_DECODE_LOW,
     157,
     &[(0x81, 0xFE, 0)],
     &[(0x40, 0x7E), (0xA1, 0xFE)],
@@ -261,7 +265,7 @@ pub(crate) static BIG5_PAIRS: PairTable = PairTable::new(PairLayout::new(
 /// EUC-JP's JIS X 0208 pairs: leads and trails 0xA1–0xFE (ISO-2022-JP's kanji are the
 /// same pairs without their high bits).
 pub(crate) static JIS0208_PAIRS: PairTable = PairTable::new(PairLayout::new(
-    super::decode::JIS0208,
+    &generated::jis0208::JIS0208_DECODE,
     94,
     &[(0xA1, 0xFE, 0)],
     &[(0xA1, 0xFE)],
@@ -271,7 +275,7 @@ pub(crate) static JIS0208_PAIRS: PairTable = PairTable::new(PairLayout::new(
 /// Shift_JIS: leads 0x81–0x9F (rows 0–30) and 0xE0–0xFC (rows 31–59), trails 0x40–0x7E
 /// and 0x80–0xFC, and the EUDC pointers.
 pub(crate) static SHIFT_JIS_PAIRS: PairTable = PairTable::new(PairLayout::new(
-    super::decode::JIS0208,
+    &generated::jis0208::JIS0208_DECODE,
     188,
     &[(0x81, 0x9F, 0), (0xE0, 0xFC, 31)],
     &[(0x40, 0x7E), (0x80, 0xFC)],
