@@ -32,7 +32,11 @@ pub(crate) struct WindowTable {
 /// The window of each pointer (`pointers` has `N` entries).
 // Bounds: `i < N` = `pointers.len()`; a pointer below 65536 shifted by 7 is below 512, and
 // the assertion keeps it below 256.
-#[allow(clippy::indexing_slicing, clippy::cast_possible_truncation)]
+#[allow(
+    clippy::indexing_slicing,
+    clippy::arithmetic_side_effects,
+    clippy::cast_possible_truncation
+)]
 pub(crate) const fn windows<const N: usize>(pointers: &[u16]) -> [u8; N] {
     let mut out = [0u8; N];
     let mut i = 0;
@@ -43,6 +47,20 @@ pub(crate) const fn windows<const N: usize>(pointers: &[u16]) -> [u8; N] {
         i += 1;
     }
     out
+}
+
+/// The position of the first entry of `table` (at most 128 entries) equal to `unit`: a
+/// minimum over all of them, without branches, so that the compiler compares 8 or 16 at
+/// once.
+#[inline(always)]
+pub(crate) fn first_equal(table: &[u16], unit: u16) -> Option<usize> {
+    let mut first = i16::MAX;
+    for (i, &u) in table.iter().take(128).enumerate() {
+        // `i < 128` fits `i16`.
+        let candidate = if u == unit { i as i16 } else { i16::MAX };
+        first = first.min(candidate);
+    }
+    usize::try_from(first).ok().filter(|&i| i < 128)
 }
 
 impl WindowTable {
@@ -63,35 +81,22 @@ impl WindowTable {
     }
 
     /// The first pointer from `start` on, within the window, whose code point is
-    /// `code_point`.
-    #[inline(always)]
+    /// `code_point`. Not inlined: one copy serves every encoder (inlined, the unrolled
+    /// search grows each encoder's loop by kilobytes).
+    #[inline(never)]
     fn search(&self, start: usize, code_point: u32) -> Option<u16> {
         let low = code_point as u16;
         let plane2 = code_point > 0xFFFF;
         let rest = self.decode.get(start..)?;
         let window = rest.get(..1 << WINDOW_SHIFT).unwrap_or(rest);
-        let mut chunks = window.chunks_exact(16);
-        let mut base = start;
-        for chunk in &mut chunks {
-            // One bit per entry equal to `low`: the compiler compares the 16 at once.
-            let mut matches = 0u32;
-            for (j, &unit) in chunk.iter().enumerate() {
-                matches |= u32::from(unit == low) << j;
-            }
-            while matches != 0 {
-                let pointer = base.wrapping_add(matches.trailing_zeros() as usize);
-                if self.is_plane2(pointer) == plane2 {
-                    return u16::try_from(pointer).ok();
-                }
-                matches &= matches.wrapping_sub(1);
-            }
-            base = base.wrapping_add(16);
-        }
-        for (j, &unit) in chunks.remainder().iter().enumerate() {
-            let pointer = base.wrapping_add(j);
-            if unit == low && self.is_plane2(pointer) == plane2 {
+        let mut from = 0;
+        while let Some(k) = window.get(from..).and_then(|w| first_equal(w, low)) {
+            let pointer = start.wrapping_add(from).wrapping_add(k);
+            if self.is_plane2(pointer) == plane2 {
                 return u16::try_from(pointer).ok();
             }
+            // A Big5 entry with the same low 16 bits in the other plane: look further.
+            from = from.wrapping_add(k).wrapping_add(1);
         }
         None
     }
@@ -114,9 +119,17 @@ mod tests {
     #[test]
     fn window_tables_match_the_rank_tables_for_every_code_point() {
         let tables = [
-            ("jis0208", &encode::JIS0208, &generated::jis0208::JIS0208_ENCODE),
+            (
+                "jis0208",
+                &encode::JIS0208,
+                &generated::jis0208::JIS0208_ENCODE,
+            ),
             ("EUC-KR", &encode::EUC_KR, &generated::euc_kr::EUC_KR_ENCODE),
-            ("gb18030", &encode::GB18030, &generated::gb18030::GB18030_ENCODE),
+            (
+                "gb18030",
+                &encode::GB18030,
+                &generated::gb18030::GB18030_ENCODE,
+            ),
             ("Big5", &encode::BIG5, &generated::big5::BIG5_ENCODE),
         ];
         for (name, window, rank) in tables {

@@ -46,69 +46,43 @@ pub(crate) struct SingleByteIndex {
     /// code point & 0xFF → byte (0 = not encodable).
     #[cfg(not(feature = "compact"))]
     pages: &'static [[u8; 256]],
-    /// `compact`: the encoder's shortcut, the longest run of consecutive code points at
-    /// consecutive bytes (a script's letters, e.g. U+0410–U+044F at 0xC0–0xFF in
-    /// windows-1251); other code points are searched for in `decode`.
+    /// `compact`: the encoder's first guess, a byte per [`slot_of`] a code point (the
+    /// lowest byte with that slot), checked against `decode`; code points that share a
+    /// slot with a lower byte's are searched for in `decode`.
     #[cfg(feature = "compact")]
-    run: Run,
+    slots: [u8; 256],
     /// The two-byte UTF-8 characters of its busiest 64-code-point blocks → bytes (the
     /// AVX-512 encoder's table, derived from `decode`).
     pub(crate) hot: crate::simd::byte_map::HotPairs,
 }
 
-/// Code points `code_point..code_point + len` are bytes `byte..byte + len`, each byte the
-/// first (the *index pointer*) for its code point.
+/// The slot of a code point in [`SingleByteIndex`]'s `slots`: its low byte mixed with the
+/// next (so that, e.g., U+0104 and U+00C4 differ).
 #[cfg(feature = "compact")]
-struct Run {
-    code_point: u16,
-    byte: u8,
-    len: u8,
+#[inline(always)]
+const fn slot_of(code_point: u32) -> usize {
+    ((code_point ^ code_point >> 8) & 0xFF) as usize
 }
 
-/// The longest [`Run`] of a decode table's bytes ≥ 0x80 in which no code point also
-/// appears at a lower byte.
-// Bounds: bytes are below 256 and a run is at most 128 long; code points are below 0x10000.
+/// `slots[slot_of(cp)]`: the lowest byte ≥ 0x80 whose code point has that slot (0 = none).
+// Bounds: `b < 256`; a slot is below 256.
 #[cfg(feature = "compact")]
 #[allow(
     clippy::indexing_slicing,
     clippy::arithmetic_side_effects,
     clippy::cast_possible_truncation
 )]
-const fn longest_run(decode: &[u16; 256]) -> Run {
-    const fn first_at(decode: &[u16; 256], byte: usize) -> bool {
-        let mut b = 0x80;
-        while b < byte {
-            if decode[b] == decode[byte] {
-                return false;
-            }
-            b += 1;
+const fn slots(decode: &[u16; 256]) -> [u8; 256] {
+    let mut slots = [0u8; 256];
+    let mut b = 0x80;
+    while b < 256 {
+        let cp = decode[b] as u32;
+        if cp != 0 && slots[slot_of(cp)] == 0 {
+            slots[slot_of(cp)] = b as u8;
         }
-        decode[byte] != 0
+        b += 1;
     }
-    let mut best = Run {
-        code_point: 0,
-        byte: 0,
-        len: 0,
-    };
-    let mut start = 0x80;
-    while start < 256 {
-        let mut len = 0;
-        while start + len < 256
-            && first_at(decode, start + len)
-            && decode[start + len] as usize == decode[start] as usize + len
-        {
-            len += 1;
-        }
-        if len > best.len as usize {
-            best = Run {
-                code_point: decode[start],
-                byte: start as u8,
-                len: len as u8,
-            };
-        }
-        start += if len > 0 { len } else { 1 };
-    }
-    best
+    slots
 }
 
 impl SingleByteIndex {
@@ -129,7 +103,7 @@ impl SingleByteIndex {
             #[cfg(not(feature = "compact"))]
             pages,
             #[cfg(feature = "compact")]
-            run: longest_run(&decode),
+            slots: slots(&decode),
             hot: crate::simd::byte_map::hot_pairs(&decode),
         }
     }
@@ -163,31 +137,35 @@ impl SingleByteIndex {
         }
     }
 
-    /// The byte for a non-ASCII code point (*index pointer* + 0x80), or `None`: the run
-    /// by one subtraction, else the first byte ≥ 0x80 whose code point it is, 16 entries
-    /// compared at once.
+    /// The byte for a non-ASCII code point (*index pointer* + 0x80), or `None`: none if its
+    /// slot is empty, the byte in its slot if that is the code point's (then it is its
+    /// lowest: a lower one would hold the slot), else the first byte ≥ 0x80 whose code
+    /// point it is.
     #[cfg(feature = "compact")]
     #[inline(always)]
     pub(crate) fn byte_for(&self, code_point: u32) -> Option<u8> {
-        let k = code_point.wrapping_sub(u32::from(self.run.code_point));
-        if k < u32::from(self.run.len) {
-            // `k` < the run's length, so the byte is at most 0xFF.
-            return Some(self.run.byte.wrapping_add(k as u8));
+        // A slot is below 256, the table's length; a `u8` indexes `decode`.
+        let byte = self.slots.get(slot_of(code_point)).copied().unwrap_or(0);
+        if byte == 0 {
+            // No code point of the index has this slot.
+            return None;
         }
+        let hit = self.decode.get(usize::from(byte)).copied().unwrap_or(0);
+        if u32::from(hit) == code_point {
+            return Some(byte);
+        }
+        self.search(code_point)
+    }
+
+    /// The first byte ≥ 0x80 whose code point is `code_point` (not inlined: the callers'
+    /// loops stay small).
+    #[cfg(feature = "compact")]
+    #[inline(never)]
+    fn search(&self, code_point: u32) -> Option<u8> {
         let unit = u16::try_from(code_point).ok()?;
-        let high = self.decode.get(0x80..)?;
-        for (c, chunk) in high.chunks_exact(16).enumerate() {
-            let mut matches = 0u32;
-            for (j, &u) in chunk.iter().enumerate() {
-                matches |= u32::from(u == unit) << j;
-            }
-            if matches != 0 {
-                // `c < 8` and the bit below 16: the byte is at most 0xFF.
-                let byte = (c << 4 | matches.trailing_zeros() as usize) as u8;
-                return Some(byte | 0x80);
-            }
-        }
-        None
+        let k = compact::first_equal(self.decode.get(0x80..)?, unit)?;
+        // `k < 128`.
+        Some(k as u8 | 0x80)
     }
 }
 
@@ -206,8 +184,8 @@ pub(crate) struct RankTable {
 impl RankTable {
     /// The pointer the Standard picks for `code_point` in this table's index, or `None`:
     /// the code point's rank among its block's, past the block's first.
-    // The tests' oracle: both builds look up through structures derived from this table.
-    #[cfg(test)]
+    // The compact tests' oracle: the builds look up through structures derived from it.
+    #[cfg(all(test, feature = "compact"))]
     pub(crate) fn pointer(&self, code_point: u32) -> Option<u16> {
         let block = usize::from(*self.block_of.get((code_point >> 6) as usize)?);
         let bits = *self.present.get(block)?;
