@@ -4,8 +4,9 @@
 //! for its direction: decoding reads a flat pointer → code point array; encoding reads a
 //! code point → pointer map in which the Standard's pointer rules (first pointer, *index
 //! Shift_JIS pointer*, *index Big5 pointer*) are already applied by the generator (`cargo
-//! xtask gen`): a [`RankTable`] as generated (`compact`), or the direct-lookup pages the
-//! default build expands from it at compile time.
+//! xtask gen`) to a [`RankTable`]; the default build expands it into direct-lookup pages at
+//! compile time, the `compact` build into a window table that searches the decode index
+//! (`compact.rs`).
 #![deny(
     clippy::unwrap_used,
     clippy::expect_used,
