@@ -53,7 +53,8 @@ pub(crate) struct SingleByteIndex {
     #[cfg(feature = "compact")]
     slots: [u8; 256],
     /// The two-byte UTF-8 characters of its busiest 64-code-point blocks → bytes (the
-    /// AVX-512 encoder's table, derived from `decode`).
+    /// AVX-512 encoder's table, derived from `decode`; `compact` encodes without it).
+    #[cfg(not(feature = "compact"))]
     pub(crate) hot: crate::simd::byte_map::HotPairs,
 }
 
@@ -105,6 +106,7 @@ impl SingleByteIndex {
             pages,
             #[cfg(feature = "compact")]
             slots: slots(&decode),
+            #[cfg(not(feature = "compact"))]
             hot: crate::simd::byte_map::hot_pairs(&decode),
         }
     }
