@@ -142,7 +142,8 @@ pub fn byte_map_encode(
     let Some(index) = encoding.single_byte_index() else {
         return (0, 0);
     };
-    crate::simd::byte_map::encode_hot_pairs_with(k.0, src.as_bytes(), &index.hot, slots(dst))
+    let hot = crate::simd::byte_map::hot_pairs(&index.decode);
+    crate::simd::byte_map::encode_hot_pairs_with(k.0, src.as_bytes(), &hot, slots(dst))
 }
 
 /// x-user-defined encode in bulk: (bytes of `src` read, bytes written).

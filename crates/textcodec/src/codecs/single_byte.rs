@@ -93,7 +93,14 @@ impl EncodeKernel for SingleByteEncoder {
     /// Where the CPU has the AVX-512 kernel: ASCII and the two-byte characters of the
     /// encoding's busiest blocks 64 bytes at a time, the generic loop for a short span
     /// wherever the kernel stops (another character, or an unmappable one); elsewhere the
-    /// generic loop throughout.
+    /// generic loop throughout (and in the `compact` build, which links no hot-pair
+    /// tables).
+    #[cfg(feature = "compact")]
+    #[inline]
+    fn fast(&mut self, src: &str, dst: &mut Slots<u8>) -> (usize, usize) {
+        super::encode_bulk_from_utf8(self, src, dst)
+    }
+    #[cfg(not(feature = "compact"))]
     #[inline]
     fn fast(&mut self, src: &str, dst: &mut Slots<u8>) -> (usize, usize) {
         if !crate::simd::byte_map::has_encode_kernel() {

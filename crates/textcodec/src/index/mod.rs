@@ -4,8 +4,9 @@
 //! for its direction: decoding reads a flat pointer → code point array; encoding reads a
 //! code point → pointer map in which the Standard's pointer rules (first pointer, *index
 //! Shift_JIS pointer*, *index Big5 pointer*) are already applied by the generator (`cargo
-//! xtask gen`): a [`RankTable`] as generated (`compact`), or the direct-lookup pages the
-//! default build expands from it at compile time.
+//! xtask gen`) to a [`RankTable`]; the default build expands it into direct-lookup pages at
+//! compile time, the `compact` build into a window table that searches the decode index
+//! (`compact.rs`).
 #![deny(
     clippy::unwrap_used,
     clippy::expect_used,
@@ -41,17 +42,56 @@ pub(crate) struct SingleByteIndex {
     /// byte → its code point's UTF-8 bytes, packed (see [`crate::simd::sink::utf8_table`]).
     pub(crate) utf8: [u32; 256],
     /// code point >> 8 → page number in `pages` (page 0 is empty).
-    pub(crate) page_of: [u8; 256],
+    #[cfg(not(feature = "compact"))]
+    page_of: [u8; 256],
     /// code point & 0xFF → byte (0 = not encodable).
-    pub(crate) pages: &'static [[u8; 256]],
+    #[cfg(not(feature = "compact"))]
+    pages: &'static [[u8; 256]],
+    /// `compact`: the encoder's first guess, a byte per [`slot_of`] a code point (the
+    /// lowest byte with that slot), checked against `decode`; code points that share a
+    /// slot with a lower byte's are searched for in `decode`.
+    #[cfg(feature = "compact")]
+    slots: [u8; 256],
     /// The two-byte UTF-8 characters of its busiest 64-code-point blocks → bytes (the
-    /// AVX-512 encoder's table, derived from `decode`).
+    /// AVX-512 encoder's table, derived from `decode`; `compact` encodes without it).
+    #[cfg(not(feature = "compact"))]
     pub(crate) hot: crate::simd::byte_map::HotPairs,
+}
+
+/// The slot of a code point in [`SingleByteIndex`]'s `slots`: its low byte mixed with the
+/// next (so that, e.g., U+0104 and U+00C4 differ).
+#[cfg(feature = "compact")]
+#[inline(always)]
+const fn slot_of(code_point: u32) -> usize {
+    ((code_point ^ code_point >> 8) & 0xFF) as usize
+}
+
+/// `slots[slot_of(cp)]`: the lowest byte ≥ 0x80 whose code point has that slot (0 = none).
+// Bounds: `b < 256`; a slot is below 256.
+#[cfg(feature = "compact")]
+#[allow(
+    clippy::indexing_slicing,
+    clippy::arithmetic_side_effects,
+    clippy::cast_possible_truncation
+)]
+const fn slots(decode: &[u16; 256]) -> [u8; 256] {
+    let mut slots = [0u8; 256];
+    let mut b = 0x80;
+    while b < 256 {
+        let cp = decode[b] as u32;
+        if cp != 0 && slots[slot_of(cp)] == 0 {
+            slots[slot_of(cp)] = b as u8;
+        }
+        b += 1;
+    }
+    slots
 }
 
 impl SingleByteIndex {
     /// The index with its UTF-8 table derived at compile time (the generated tables call
-    /// this; `decode` is the only decoding data written out).
+    /// this; `decode` is the only decoding data written out). The `compact` build drops the
+    /// encode pages and searches `decode` instead.
+    #[cfg_attr(feature = "compact", allow(unused_variables))]
     pub(crate) const fn new(
         decode: [u16; 256],
         page_of: [u8; 256],
@@ -60,8 +100,13 @@ impl SingleByteIndex {
         SingleByteIndex {
             decode,
             utf8: crate::simd::sink::utf8_table(&decode),
+            #[cfg(not(feature = "compact"))]
             page_of,
+            #[cfg(not(feature = "compact"))]
             pages,
+            #[cfg(feature = "compact")]
+            slots: slots(&decode),
+            #[cfg(not(feature = "compact"))]
             hot: crate::simd::byte_map::hot_pairs(&decode),
         }
     }
@@ -77,6 +122,7 @@ impl SingleByteIndex {
     }
 
     /// The byte for a non-ASCII code point (*index pointer* + 0x80), or `None`.
+    #[cfg(not(feature = "compact"))]
     #[inline(always)]
     pub(crate) fn byte_for(&self, code_point: u32) -> Option<u8> {
         if code_point > 0xFFFF {
@@ -92,6 +138,37 @@ impl SingleByteIndex {
             Some(0) | None => None,
             Some(b) => Some(b),
         }
+    }
+
+    /// The byte for a non-ASCII code point (*index pointer* + 0x80), or `None`: none if its
+    /// slot is empty, the byte in its slot if that is the code point's (then it is its
+    /// lowest: a lower one would hold the slot), else the first byte ≥ 0x80 whose code
+    /// point it is.
+    #[cfg(feature = "compact")]
+    #[inline(always)]
+    pub(crate) fn byte_for(&self, code_point: u32) -> Option<u8> {
+        // A slot is below 256, the table's length; a `u8` indexes `decode`.
+        let byte = self.slots.get(slot_of(code_point)).copied().unwrap_or(0);
+        if byte == 0 {
+            // No code point of the index has this slot.
+            return None;
+        }
+        let hit = self.decode.get(usize::from(byte)).copied().unwrap_or(0);
+        if u32::from(hit) == code_point {
+            return Some(byte);
+        }
+        self.search(code_point)
+    }
+
+    /// The first byte ≥ 0x80 whose code point is `code_point` (not inlined: the callers'
+    /// loops stay small).
+    #[cfg(feature = "compact")]
+    #[inline(never)]
+    fn search(&self, code_point: u32) -> Option<u8> {
+        let unit = u16::try_from(code_point).ok()?;
+        let k = compact::first_equal(self.decode.get(0x80..)?, unit)?;
+        // `k < 128`.
+        Some(k as u8 | 0x80)
     }
 }
 
@@ -110,8 +187,8 @@ pub(crate) struct RankTable {
 impl RankTable {
     /// The pointer the Standard picks for `code_point` in this table's index, or `None`:
     /// the code point's rank among its block's, past the block's first.
-    #[cfg_attr(not(feature = "compact"), allow(dead_code))]
-    #[inline(always)]
+    // The compact tests' oracle: the builds look up through structures derived from it.
+    #[cfg(all(test, feature = "compact"))]
     pub(crate) fn pointer(&self, code_point: u32) -> Option<u16> {
         let block = usize::from(*self.block_of.get((code_point >> 6) as usize)?);
         let bits = *self.present.get(block)?;
@@ -178,13 +255,14 @@ impl EncodeTable {
 }
 
 /// The encode tables as the build looks them up: direct pages expanded at compile time
-/// from the generated rank tables (default), or the rank tables themselves (`compact`).
+/// from the generated rank tables (default), or, with `compact`, a [`WindowTable`] derived
+/// from the rank tables at compile time (so the rank tables' pointer lists are not linked).
 mod encode {
     use super::generated::{big5, euc_kr, gb18030, jis0208};
 
     #[cfg(not(feature = "compact"))]
     macro_rules! tables {
-        ($($name:ident = $module:ident :: $rank:ident, $blocks:ident;)*) => {$(
+        ($($name:ident = $module:ident :: $rank:ident, $blocks:ident, $decode:expr, $astral:expr;)*) => {$(
             pub(crate) static $name: super::EncodeTable = {
                 static PAGES: [[u16; 64]; $module::$blocks] = $module::$rank.pages();
                 super::EncodeTable { page_of: $module::$rank.block_of, pages: &PAGES }
@@ -193,17 +271,31 @@ mod encode {
     }
     #[cfg(feature = "compact")]
     macro_rules! tables {
-        ($($name:ident = $module:ident :: $rank:ident, $blocks:ident;)*) => {$(
-            pub(crate) use $module::$rank as $name;
+        ($($name:ident = $module:ident :: $rank:ident, $blocks:ident, $decode:expr, $astral:expr;)*) => {$(
+            pub(crate) static $name: super::compact::WindowTable = {
+                const N: usize = $module::$rank.pointers.len();
+                static WINDOWS: [u8; N] = super::compact::windows::<N>($module::$rank.pointers);
+                super::compact::WindowTable {
+                    block_of: $module::$rank.block_of,
+                    present: $module::$rank.present,
+                    first: $module::$rank.first,
+                    windows: &WINDOWS,
+                    decode: $decode,
+                    astral: $astral,
+                }
+            };
         )*};
     }
     tables! {
-        JIS0208 = jis0208::JIS0208_ENCODE, JIS0208_ENCODE_BLOCKS;
-        EUC_KR = euc_kr::EUC_KR_ENCODE, EUC_KR_ENCODE_BLOCKS;
-        GB18030 = gb18030::GB18030_ENCODE, GB18030_ENCODE_BLOCKS;
-        BIG5 = big5::BIG5_ENCODE, BIG5_ENCODE_BLOCKS;
+        JIS0208 = jis0208::JIS0208_ENCODE, JIS0208_ENCODE_BLOCKS, &jis0208::JIS0208_DECODE, &[];
+        EUC_KR = euc_kr::EUC_KR_ENCODE, EUC_KR_ENCODE_BLOCKS, &euc_kr::EUC_KR_DECODE, &[];
+        GB18030 = gb18030::GB18030_ENCODE, GB18030_ENCODE_BLOCKS, &gb18030::GB18030_DECODE, &[];
+        BIG5 = big5::BIG5_ENCODE, BIG5_ENCODE_BLOCKS, &big5::BIG5_DECODE_LOW, &big5::BIG5_DECODE_ASTRAL;
     }
 }
+
+#[cfg(feature = "compact")]
+mod compact;
 
 #[inline(always)]
 fn flat(table: &[u16], pointer: usize) -> Option<u16> {

@@ -141,6 +141,7 @@ const BACK_ONE: [u8; 64] = {
 // below 64, and a trail's lead lies before it (so `bad.trailing_zeros() >= 1` when a
 // trail is bad: position 0 of a step is a character boundary).
 #[allow(clippy::arithmetic_side_effects)]
+#[cfg_attr(feature = "compact", allow(dead_code))]
 pub(super) unsafe fn encode_hot_pairs(
     src: &[u8],
     hot: &super::HotPairs,

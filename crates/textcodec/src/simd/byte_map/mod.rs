@@ -45,6 +45,7 @@ pub(crate) fn to_utf8(src: &[u8], map: &ByteMap<'_>, dst: &mut Slots<u8>) -> (us
 }
 
 // Targets without a kernel use none of the arguments.
+#[cfg_attr(feature = "compact", allow(dead_code))]
 #[allow(unused_variables)]
 pub(crate) fn to_utf16_with(
     k: Kernel,
@@ -100,7 +101,11 @@ pub(crate) fn to_utf8_with(
 /// trail`, 0 where the character is not encodable. Unused slots have lead 0 (no lead
 /// byte matches it).
 // The encode kernel that reads it is x86-64 only.
-#[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
+// The compact build's encoders do not use it (its tests and fuzzing hooks do).
+#[cfg_attr(
+    any(feature = "compact", not(target_arch = "x86_64")),
+    allow(dead_code)
+)]
 pub(crate) struct HotPairs {
     pub(crate) leads: [u8; 4],
     pub(crate) bytes: [u8; 256],
@@ -111,6 +116,7 @@ pub(crate) struct HotPairs {
 // Bounds: leads of two-byte UTF-8 are 0xC2..=0xDF (`cp >> 6` below 0x20 for cp < 0x800),
 // so `lead & 0x1F` indexes the 32 counts; `k < 4` and `cp & 0x3F < 64` index `bytes`.
 #[allow(clippy::indexing_slicing, clippy::arithmetic_side_effects)]
+#[cfg_attr(feature = "compact", allow(dead_code))]
 pub(crate) const fn hot_pairs(decode: &[u16; 256]) -> HotPairs {
     let mut count = [0u16; 32];
     let mut b = 0x80;
@@ -164,12 +170,14 @@ pub(crate) const fn hot_pairs(decode: &[u16; 256]) -> HotPairs {
 /// else (other characters, unmappable ones) or when a step's output might not fit.
 /// Returns (bytes read, bytes written); (0, 0) where there is no kernel (see
 /// [`has_encode_kernel`]).
+#[cfg_attr(feature = "compact", allow(dead_code))]
 #[inline]
 pub(crate) fn encode_hot_pairs(src: &[u8], hot: &HotPairs, dst: &mut Slots<u8>) -> (usize, usize) {
     encode_hot_pairs_with(kernel(), src, hot, dst)
 }
 
 /// Whether [`encode_hot_pairs`] has a kernel on this CPU.
+#[cfg_attr(feature = "compact", allow(dead_code))]
 #[inline]
 pub(crate) fn has_encode_kernel() -> bool {
     #[cfg(target_arch = "x86_64")]
