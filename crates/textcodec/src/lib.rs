@@ -70,6 +70,7 @@ extern crate std;
 pub mod api;
 mod codecs;
 mod decoder;
+pub mod detect;
 mod encoder;
 mod encoding;
 pub mod form;

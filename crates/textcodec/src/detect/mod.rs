@@ -1,0 +1,541 @@
+//! Detect the encoding of unlabelled bytes (the HTML Standard's *encoding sniffing
+//! algorithm* step 8: "attempt to autodetect the character encoding using frequency
+//! analysis or other algorithms").
+//!
+//! ```
+//! use textcodec::detect::{detect, Detector, Hints};
+//! use textcodec::Encoding;
+//!
+//! // "Привет, мир! Как дела?" in windows-1251.
+//! let bytes = b"\xcf\xf0\xe8\xe2\xe5\xf2, \xec\xe8\xf0! \xca\xe0\xea \xe4\xe5\xeb\xe0?";
+//! let guess = detect(bytes, &Hints::new());
+//! assert_eq!(guess.encoding, Encoding::Windows1251);
+//!
+//! // Streaming: chunks split anywhere give the same guess.
+//! let mut detector = Detector::new();
+//! for chunk in bytes.chunks(3) {
+//!     detector.feed(chunk, false);
+//! }
+//! detector.feed(b"", true);
+//! assert_eq!(detector.guess(&Hints::new()).encoding, guess.encoding);
+//! ```
+//!
+//! ## How it decides
+//!
+//! 1. **Exact elimination.** Every candidate's decoder (the library's own, streaming, in
+//!    fatal mode) runs over the input; a candidate whose decoder reports an error anywhere
+//!    is *disqualified*. A guess is never a disqualified candidate when another one
+//!    survives (UTF-8 counts as disqualified when [`Hints::allow_utf8`] is false).
+//! 2. **Plausibility.** Survivors are scored on their decoded text: single-byte encodings by
+//!    character classes and pairs of characters under their script's model, multi-byte
+//!    ones by their characters' classes (Han, kana, Hangul, symbols, private use) for the
+//!    language the encoding is for. Priors (how common an encoding is, and the
+//!    [`Hints::tld`]/[`Hints::locale`] region) break ties and decide short inputs.
+//! 3. **GBK and gb18030** decode alike: the detector returns GBK unless it saw a gb18030
+//!    four-byte sequence, and does not count the other as the runner-up of the
+//!    [`Guess::margin`]; likewise ISO-8859-8 and ISO-8859-8-I (ISO-8859-8 is returned), and
+//!    single-byte encodings that decode the bytes seen to the same text.
+//!
+//! ## Scores
+//!
+//! [`Guess::score`] and [`Candidate::score`] are sums of evidence in points (about a
+//! natural-log likelihood ratio each): 0 means no evidence, each plausible non-ASCII
+//! character adds about one to three points, each implausible one subtracts several; the
+//! prior adds between −2.3 and 0 and a hinted region +2.5. [`Guess::margin`] is the
+//! winner's score minus that of the best surviving candidate that would decode the input
+//! differently ([`NO_RUNNER_UP`] if there is none).
+//!
+//! ## Memory and stopping
+//!
+//! A [`Detector`] has a fixed size and allocates nothing. It looks at input in 4 KiB steps
+//! and stops looking (saturates) at a step boundary once it has seen at least 8 KiB of
+//! non-ASCII bytes and the margin is over 200 points; [`Guess::stopped_early`] says so.
+#![deny(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::panic,
+    clippy::indexing_slicing,
+    clippy::arithmetic_side_effects
+)]
+
+mod candidates;
+mod score;
+
+use alloc::vec::Vec;
+
+use crate::{BomHandling, DecodeErrorMode, DecodeStatus, Decoder, DecoderOptions, Encoding};
+use candidates::{base_prior, group, Region, MULTI, SINGLE};
+use score::{ascii_code, cjk_score, pair_score, Flavor, ERROR, SINGLE_MODELS, UNITS_PER_POINT};
+
+/// [`Guess::margin`] when no surviving candidate decodes the input differently.
+pub const NO_RUNNER_UP: f32 = 1.0e6;
+
+/// Input is examined in steps of this many bytes (stream offsets); saturation is checked
+/// at step boundaries only, so the stopping point does not depend on the chunking.
+const STEP: u64 = 4096;
+/// Saturation needs this many non-ASCII bytes...
+const SATURATION_NON_ASCII: u64 = 8192;
+/// ...and this margin (units).
+const SATURATION_MARGIN: i64 = 200 * UNITS_PER_POINT as i64;
+
+/// Hints about the input's origin.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Hints<'a> {
+    /// The top-level domain of the URL the bytes came from, e.g. `b"jp"` (ASCII
+    /// case-insensitive; a leading dot is ignored).
+    pub tld: Option<&'a [u8]>,
+    /// Whether UTF-8 is an allowed answer (`Default` gives `false`; [`Hints::new`] `true`).
+    pub allow_utf8: bool,
+    /// The user's locale as a language tag (`ja-JP`, `zh-Hant`, `ru`).
+    pub locale: Option<&'a str>,
+}
+
+impl Hints<'_> {
+    /// No TLD, no locale, UTF-8 allowed.
+    pub fn new() -> Self {
+        Hints {
+            tld: None,
+            allow_utf8: true,
+            locale: None,
+        }
+    }
+
+    fn region(&self) -> Option<Region> {
+        self.tld
+            .and_then(Region::for_tld)
+            .or_else(|| self.locale.and_then(Region::for_locale))
+    }
+
+    /// The encoding assumed when the bytes give no evidence (ASCII only).
+    fn default_encoding(&self) -> Encoding {
+        if let Some(region) = self.tld.and_then(Region::for_tld) {
+            return region.default_encoding();
+        }
+        match self.locale {
+            Some(tag) => crate::sniff::default_for_locale(tag),
+            None => Encoding::Windows1252,
+        }
+    }
+}
+
+/// The detector's answer.
+#[derive(Clone, Copy, Debug)]
+pub struct Guess {
+    /// The guessed encoding.
+    pub encoding: Encoding,
+    /// The winner's plausibility score (higher is better; see the module docs' *Scores*).
+    pub score: f32,
+    /// Winner's score minus the runner-up's (≥ 0); large means sure.
+    pub margin: f32,
+    /// The detector saturated before the end of the input: later bytes were not examined.
+    pub stopped_early: bool,
+    /// No non-ASCII byte was seen: the guess is the hints' default (the TLD's region, the
+    /// locale's HTML default, or windows-1252) — unless ISO-2022-JP escapes to non-ASCII
+    /// text were seen, which make it ISO-2022-JP.
+    pub ascii_only: bool,
+}
+
+/// One entry of [`Detector::ranking`].
+#[derive(Clone, Copy, Debug)]
+pub struct Candidate {
+    /// The encoding.
+    pub encoding: Encoding,
+    /// Its plausibility score (meaningless when disqualified).
+    pub score: f32,
+    /// Its decoder reported an error on the input (or UTF-8 was not allowed).
+    pub disqualified: bool,
+}
+
+/// A multi-byte candidate's decoder and evidence.
+#[derive(Clone, Debug)]
+struct Multi {
+    decoder: Decoder,
+    alive: bool,
+    score: i64,
+    /// Non-ASCII characters decoded.
+    chars: u64,
+}
+
+/// The streaming detector: feed it the bytes, then ask for a [`Guess`].
+#[derive(Clone, Debug)]
+pub struct Detector {
+    multi: [Multi; 7],
+    single_score: [i64; 28],
+    /// Bit `i`: `SINGLE[i]` is disqualified.
+    single_dead: u32,
+    /// Which bytes 0x80–0xFF were seen (for decode equivalence).
+    seen_high: [u64; 2],
+    /// The previous byte (a space at the start).
+    prev: u8,
+    examined: u64,
+    non_ascii: u64,
+    /// gb18030 decoded a four-byte sequence.
+    gb_four_byte: bool,
+    done: bool,
+    stopped_early: bool,
+}
+
+impl Default for Detector {
+    fn default() -> Self {
+        Detector::new()
+    }
+}
+
+impl Detector {
+    /// A detector that has seen nothing.
+    pub fn new() -> Self {
+        let options = DecoderOptions {
+            error_mode: DecodeErrorMode::Fatal,
+            bom: BomHandling::Keep,
+        };
+        Detector {
+            multi: MULTI.map(|encoding| Multi {
+                decoder: Decoder::with_options(encoding, options),
+                alive: true,
+                score: 0,
+                chars: 0,
+            }),
+            single_score: [0; 28],
+            single_dead: 0,
+            seen_high: [0; 2],
+            prev: b' ',
+            examined: 0,
+            non_ascii: 0,
+            gb_four_byte: false,
+            done: false,
+            stopped_early: false,
+        }
+    }
+
+    /// Feeds the next chunk of input (split anywhere); `last` marks the end of the input.
+    /// Returns `true` once the detector has stopped looking (it saturated, or `last` was
+    /// seen): further calls are then ignored.
+    pub fn feed(&mut self, bytes: &[u8], last: bool) -> bool {
+        if self.done {
+            return true;
+        }
+        let mut rest = bytes;
+        while !rest.is_empty() {
+            let room = STEP.saturating_sub(self.examined % STEP);
+            let take = usize::try_from(room).unwrap_or(usize::MAX).min(rest.len());
+            let (step, tail) = rest.split_at_checked(take).unwrap_or((rest, &[]));
+            self.examine(step);
+            rest = tail;
+            if self.examined.is_multiple_of(STEP) && self.saturated() {
+                self.done = true;
+                self.stopped_early = true;
+                return true;
+            }
+        }
+        if last {
+            self.finish();
+            self.done = true;
+        }
+        self.done
+    }
+
+    /// Whether the detector has stopped looking (saturated, or the last chunk was fed).
+    pub fn is_done(&self) -> bool {
+        self.done
+    }
+
+    /// How many bytes were examined.
+    pub fn bytes_examined(&self) -> u64 {
+        self.examined
+    }
+
+    fn examine(&mut self, bytes: &[u8]) {
+        self.examined = self.examined.saturating_add(bytes.len() as u64);
+        self.examine_single(bytes);
+        for (i, m) in self.multi.iter_mut().enumerate() {
+            if m.alive {
+                let flavor = flavor(i);
+                let four = examine_multi(m, bytes, false, flavor);
+                if four && i == 1 {
+                    self.gb_four_byte = true;
+                }
+            }
+        }
+    }
+
+    fn examine_single(&mut self, bytes: &[u8]) {
+        let mut prev = self.prev;
+        for &b in bytes {
+            if b >= 0x80 {
+                self.non_ascii = self.non_ascii.saturating_add(1);
+                let bit = b & 0x3F;
+                if let Some(word) = self.seen_high.get_mut(usize::from((b >> 6) & 1)) {
+                    *word |= 1u64 << bit;
+                }
+            }
+            if b >= 0x80 || prev >= 0x80 {
+                self.score_pair(prev, b);
+            }
+            prev = b;
+        }
+        self.prev = prev;
+    }
+
+    /// Scores the pair `prev`, `cur` (one of them non-ASCII) for every live single-byte
+    /// candidate.
+    fn score_pair(&mut self, prev: u8, cur: u8) {
+        for (i, model) in SINGLE_MODELS.iter().enumerate() {
+            if self.single_dead & (1 << i) != 0 {
+                continue;
+            }
+            let (cur_code, uni) = if cur >= 0x80 {
+                let k = usize::from(cur & 0x7F);
+                (
+                    model.code.get(k).copied().unwrap_or(ERROR),
+                    model.unigram.get(k).copied().unwrap_or(0),
+                )
+            } else {
+                (ascii_code(cur), 0)
+            };
+            if cur_code == ERROR {
+                self.single_dead |= 1 << i;
+                continue;
+            }
+            let prev_code = if prev >= 0x80 {
+                model
+                    .code
+                    .get(usize::from(prev & 0x7F))
+                    .copied()
+                    .unwrap_or(ERROR)
+            } else {
+                ascii_code(prev)
+            };
+            let g = SINGLE
+                .get(i)
+                .map_or(candidates::Group::Latin, |&e| group(e));
+            let s = i64::from(uni).saturating_add(i64::from(pair_score(g, prev_code, cur_code)));
+            if let Some(total) = self.single_score.get_mut(i) {
+                *total = total.saturating_add(s);
+            }
+        }
+    }
+
+    fn finish(&mut self) {
+        if self.prev >= 0x80 {
+            self.score_pair(self.prev, b' ');
+        }
+        for (i, m) in self.multi.iter_mut().enumerate() {
+            if m.alive && examine_multi(m, &[], true, flavor(i)) && i == 1 {
+                self.gb_four_byte = true;
+            }
+        }
+    }
+
+    /// Whether enough evidence was seen to stop looking.
+    fn saturated(&self) -> bool {
+        if self.non_ascii < SATURATION_NON_ASCII {
+            return false;
+        }
+        let ranked = self.ranked(&Hints::new());
+        match ranked.margin_units {
+            Some(m) => m >= SATURATION_MARGIN,
+            None => true,
+        }
+    }
+
+    /// The guess for the input seen so far.
+    pub fn guess(&self, hints: &Hints<'_>) -> Guess {
+        let ranked = self.ranked(hints);
+        let ascii_only = self.non_ascii == 0;
+        let iso2022 = self.multi.get(4).is_some_and(|m| m.alive && m.chars > 0);
+        if ascii_only && !iso2022 {
+            let encoding = hints.default_encoding();
+            return Guess {
+                encoding,
+                score: 0.0,
+                margin: 0.0,
+                stopped_early: self.stopped_early,
+                ascii_only,
+            };
+        }
+        let winner = ranked.list.first().copied();
+        Guess {
+            encoding: winner.map_or(Encoding::Windows1252, |c| c.encoding),
+            score: winner.map_or(0.0, |c| c.score),
+            margin: ranked
+                .margin_units
+                .map_or(NO_RUNNER_UP, |m| m as f32 / UNITS_PER_POINT),
+            stopped_early: self.stopped_early,
+            ascii_only,
+        }
+    }
+
+    /// Every candidate, best first; disqualified ones last.
+    pub fn ranking(&self, hints: &Hints<'_>) -> Vec<Candidate> {
+        self.ranked(hints).list
+    }
+
+    fn ranked(&self, hints: &Hints<'_>) -> Ranked {
+        let region = hints.region();
+        let prior = |e: Encoding| -> i64 {
+            let mut p = i64::from(base_prior(e));
+            if region.is_some_and(|r| r.favours(e)) {
+                p = p.saturating_add(40);
+            }
+            p
+        };
+        // (encoding, units, disqualified, equivalence key)
+        let mut all: Vec<(Encoding, i64, bool, Key)> = Vec::with_capacity(36);
+        for (i, m) in self.multi.iter().enumerate() {
+            let Some(&encoding) = MULTI.get(i) else {
+                continue;
+            };
+            let dead = !m.alive || (encoding == Encoding::Utf8 && !hints.allow_utf8);
+            if encoding == Encoding::Gb18030 {
+                let (first, second) = if self.gb_four_byte {
+                    (Encoding::Gb18030, Encoding::Gbk)
+                } else {
+                    (Encoding::Gbk, Encoding::Gb18030)
+                };
+                all.push((
+                    first,
+                    m.score.saturating_add(prior(first)),
+                    dead,
+                    Key::Multi(1),
+                ));
+                // The twin decodes alike: listed right after, one unit lower.
+                all.push((
+                    second,
+                    m.score.saturating_add(prior(first)).saturating_sub(1),
+                    dead,
+                    Key::Multi(1),
+                ));
+            } else {
+                all.push((
+                    encoding,
+                    m.score.saturating_add(prior(encoding)),
+                    dead,
+                    Key::Multi(i),
+                ));
+            }
+        }
+        for (i, &encoding) in SINGLE.iter().enumerate() {
+            let dead = self.single_dead & (1 << i) != 0;
+            let score = self.single_score.get(i).copied().unwrap_or(0);
+            all.push((
+                encoding,
+                score.saturating_add(prior(encoding)),
+                dead,
+                Key::Single(i),
+            ));
+        }
+        // Stable: equal scores keep the candidate order (most common first).
+        all.sort_by(|a, b| a.2.cmp(&b.2).then(b.1.cmp(&a.1)));
+        let margin_units = match all.first() {
+            Some(&(_, best, false, key)) => all
+                .iter()
+                .skip(1)
+                .find(|c| !c.2 && !self.equivalent(key, c.3))
+                .map(|c| best.saturating_sub(c.1).max(0)),
+            _ => None,
+        };
+        Ranked {
+            list: all
+                .into_iter()
+                .map(|(encoding, units, disqualified, _)| Candidate {
+                    encoding,
+                    score: units as f32 / UNITS_PER_POINT,
+                    disqualified,
+                })
+                .collect(),
+            margin_units,
+        }
+    }
+
+    /// Whether two candidates decode the input seen to the same text.
+    fn equivalent(&self, a: Key, b: Key) -> bool {
+        match (a, b) {
+            (Key::Multi(x), Key::Multi(y)) => x == y,
+            (Key::Single(x), Key::Single(y)) => {
+                let (Some(mx), Some(my)) = (SINGLE_MODELS.get(x), SINGLE_MODELS.get(y)) else {
+                    return false;
+                };
+                let (Some(&ex), Some(&ey)) = (SINGLE.get(x), SINGLE.get(y)) else {
+                    return false;
+                };
+                (0u8..128).all(|k| {
+                    let word = self
+                        .seen_high
+                        .get(usize::from(k >> 6))
+                        .copied()
+                        .unwrap_or(0);
+                    word & (1u64 << (k & 0x3F)) == 0
+                        || score::same_char(ex, ey, k)
+                        || core::ptr::eq(mx, my)
+                })
+            }
+            _ => false,
+        }
+    }
+}
+
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum Key {
+    Multi(usize),
+    Single(usize),
+}
+
+struct Ranked {
+    list: Vec<Candidate>,
+    margin_units: Option<i64>,
+}
+
+fn flavor(i: usize) -> Flavor {
+    match MULTI.get(i) {
+        Some(Encoding::Utf8) => Flavor::Utf8,
+        Some(Encoding::Gb18030) => Flavor::SimplifiedChinese,
+        Some(Encoding::Big5) => Flavor::TraditionalChinese,
+        Some(Encoding::EucKr) => Flavor::Korean,
+        _ => Flavor::Japanese,
+    }
+}
+
+/// Runs a multi-byte candidate's decoder over `bytes` and scores its output. Returns
+/// whether a supplementary or four-byte-only character was decoded (gb18030).
+fn examine_multi(m: &mut Multi, bytes: &[u8], last: bool, flavor: Flavor) -> bool {
+    let mut buf = [0u16; 512];
+    let mut rest = bytes;
+    let mut four = false;
+    loop {
+        let result = m.decoder.decode_to_utf16(rest, &mut buf, last);
+        for &unit in buf.get(..result.written).unwrap_or_default() {
+            if unit >= 0x80 {
+                m.chars = m.chars.saturating_add(1);
+                m.score = m.score.saturating_add(i64::from(cjk_score(flavor, unit)));
+                if flavor == Flavor::SimplifiedChinese && score::gb18030_four_byte_only(unit) {
+                    four = true;
+                }
+            }
+        }
+        rest = rest.get(result.read..).unwrap_or_default();
+        match result.status {
+            DecodeStatus::Malformed(_) => {
+                m.alive = false;
+                return four;
+            }
+            DecodeStatus::OutputFull => continue,
+            DecodeStatus::InputEmpty => return four,
+        }
+    }
+}
+
+/// Detects the encoding of a whole input in one call: [`Detector::feed`] with `last`, then
+/// [`Detector::guess`].
+///
+/// ```
+/// use textcodec::detect::{detect, Hints};
+/// use textcodec::Encoding;
+/// // "日本語のテキスト" in Shift_JIS.
+/// let bytes = b"\x93\xfa\x96\x7b\x8c\xea\x82\xcc\x83\x65\x83\x4c\x83\x58\x83\x67";
+/// assert_eq!(detect(bytes, &Hints::new()).encoding, Encoding::ShiftJis);
+/// ```
+pub fn detect(bytes: &[u8], hints: &Hints<'_>) -> Guess {
+    let mut detector = Detector::new();
+    detector.feed(bytes, true);
+    detector.guess(hints)
+}
