@@ -7,6 +7,11 @@ Sources (training only; all from PyPI, pinned, fetched with `pip download`):
   `djangojs.po` in the wheel (the translations of Django and its contrib apps).
 * Sphinx 8.2.3 (BSD-2-Clause): `sphinx/locale/<lang>/LC_MESSAGES/sphinx.po`.
 
+Vietnamese is also written a second time as `vi-1258.txt`, in the form windows-1258
+can encode (a precomposed letter it lacks becomes the nearest letter it has plus the
+combining tone mark, as legacy Vietnamese text was written); Python's `cp1258` codec is
+only asked whether a character is encodable.
+
 Only the `msgstr` strings (the translations) are kept, one per line, per language, in
 `detect-corpus/<lang>.txt` (UTF-8, NFC as found), sorted and de-duplicated so the output
 does not depend on the order of the archive. `detect-corpus/MANIFEST.txt` lists every
@@ -20,6 +25,7 @@ Usage: python3 scripts/fetch-detect-training.py [OUT_DIR]   (default: detect-cor
 gitignored). Needs network access to PyPI through pip.
 """
 import hashlib
+import unicodedata
 import os
 import re
 import subprocess
@@ -75,6 +81,35 @@ def msgstrs(text):
     return [s for s in out if s.strip()]
 
 
+def encodable_1258(ch):
+    try:
+        ch.encode("cp1258")
+        return True
+    except UnicodeEncodeError:
+        return False
+
+
+def to_1258_form(text):
+    """NFC text with each character windows-1258 lacks split into one it has + marks."""
+    out = []
+    for ch in unicodedata.normalize("NFC", text):
+        if encodable_1258(ch):
+            out.append(ch)
+            continue
+        decomposed = unicodedata.normalize("NFD", ch)
+        base, marks = decomposed[0], list(decomposed[1:])
+        # Recompose the base with as many marks as stay encodable, in order.
+        while marks:
+            candidate = unicodedata.normalize("NFC", base + marks[0])
+            if len(candidate) == 1 and encodable_1258(candidate):
+                base = candidate
+                marks.pop(0)
+            else:
+                break
+        out.append(base + "".join(marks))
+    return "".join(out)
+
+
 def main():
     out_dir = sys.argv[1] if len(sys.argv) > 1 else "detect-corpus"
     os.makedirs(out_dir, exist_ok=True)
@@ -105,6 +140,10 @@ def main():
         with open(os.path.join(out_dir, f"{lang}.txt"), "w", encoding="utf-8") as f:
             for line in sorted(lines):
                 f.write(line.replace("\n", " ") + "\n")
+    if "vi" in texts:
+        with open(os.path.join(out_dir, "vi-1258.txt"), "w", encoding="utf-8") as f:
+            for line in sorted(texts["vi"]):
+                f.write(to_1258_form(line.replace("\n", " ")) + "\n")
     with open(os.path.join(out_dir, "MANIFEST.txt"), "w", encoding="utf-8") as f:
         f.write("Training corpus of the encoding detector (scripts/fetch-detect-training.py).\n")
         f.write("TRAINING ONLY: evaluation uses other sources.\n")

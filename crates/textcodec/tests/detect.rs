@@ -60,7 +60,6 @@ const SAMPLES: &[(&str, &[Encoding])] = &[
 ];
 
 #[test]
-#[ignore = "the heuristic first version misses these; the trained model fixes them"]
 fn samples_decode_right() {
     let mut failures = Vec::new();
     for &(text, encodings) in SAMPLES {

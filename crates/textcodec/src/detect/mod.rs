@@ -59,12 +59,17 @@
 )]
 
 mod candidates;
+#[rustfmt::skip]
+#[allow(clippy::unreadable_literal)]
+mod generated {
+    pub(crate) mod model;
+}
 mod score;
 
 use alloc::vec::Vec;
 
 use crate::{BomHandling, DecodeErrorMode, DecodeStatus, Decoder, DecoderOptions, Encoding};
-use candidates::{base_prior, group, Region, MULTI, SINGLE};
+use candidates::{base_prior, Region, MULTI, SINGLE};
 use score::{ascii_code, cjk_score, pair_score, Flavor, ERROR, SINGLE_MODELS, UNITS_PER_POINT};
 
 /// [`Guess::margin`] when no surviving candidate decodes the input differently.
@@ -77,6 +82,9 @@ const STEP: u64 = 4096;
 const SATURATION_NON_ASCII: u64 = 8192;
 /// ...and this margin (units).
 const SATURATION_MARGIN: i64 = 200 * UNITS_PER_POINT as i64;
+
+/// Added to the encodings of the hinted region (units).
+const REGION_BONUS: i64 = 24;
 
 /// Hints about the input's origin.
 #[derive(Clone, Copy, Debug, Default)]
@@ -290,7 +298,7 @@ impl Detector {
                     model.unigram.get(k).copied().unwrap_or(0),
                 )
             } else {
-                (ascii_code(cur), 0)
+                (ascii_code(cur, model.latin), 0)
             };
             if cur_code == ERROR {
                 self.single_dead |= 1 << i;
@@ -303,12 +311,13 @@ impl Detector {
                     .copied()
                     .unwrap_or(ERROR)
             } else {
-                ascii_code(prev)
+                ascii_code(prev, model.latin)
             };
-            let g = SINGLE
-                .get(i)
-                .map_or(candidates::Group::Latin, |&e| group(e));
-            let s = i64::from(uni).saturating_add(i64::from(pair_score(g, prev_code, cur_code)));
+            let s = i64::from(uni).saturating_add(i64::from(pair_score(
+                model.script,
+                prev_code,
+                cur_code,
+            )));
             if let Some(total) = self.single_score.get_mut(i) {
                 *total = total.saturating_add(s);
             }
@@ -375,7 +384,7 @@ impl Detector {
         let prior = |e: Encoding| -> i64 {
             let mut p = i64::from(base_prior(e));
             if region.is_some_and(|r| r.favours(e)) {
-                p = p.saturating_add(40);
+                p = p.saturating_add(REGION_BONUS);
             }
             p
         };

@@ -6,9 +6,10 @@
 #![allow(clippy::indexing_slicing)] // const builders (compile time) and `u8`-indexed 128/256 tables, see each site
 
 use super::candidates::{group, Group, SINGLE};
+use super::generated::model;
 
-/// Score units per point of the public score.
-pub(crate) const UNITS_PER_POINT: f32 = 16.0;
+/// Score units per point of the public score (the tables store eighths of a nat).
+pub(crate) const UNITS_PER_POINT: f32 = 8.0;
 
 /// The code of a byte that the encoding's decoder rejects.
 pub(crate) const ERROR: u8 = 0xFF;
@@ -16,6 +17,32 @@ pub(crate) const ERROR: u8 = 0xFF;
 pub(crate) const UPPER: u8 = 0x80;
 /// Class of word boundaries: spaces, punctuation, digits, symbols.
 pub(crate) const BOUNDARY: u8 = 0;
+/// Score of a C1 control character (never in text).
+const C1_CONTROL: i8 = -128;
+/// Score of each non-ASCII character of valid UTF-8.
+const UTF8_CHAR: i32 = 48;
+
+/// A script's pair model (generated).
+pub(crate) struct ScriptModel {
+    /// Number of classes: 0 boundary, the ASCII letters, the script's letters, rare.
+    pub(crate) classes: usize,
+    /// Non-ASCII letters with their own class, by code point: (code point, class | UPPER).
+    pub(crate) letters: &'static [(u16, u8)],
+    /// Case transitions (boundary, small, capital) × (the same).
+    pub(crate) case: [i8; 9],
+    /// `classes × classes` pair scores, by (previous, current).
+    pub(crate) pairs: &'static [i8],
+}
+
+/// A CJK language's character-class model (generated).
+pub(crate) struct CjkModel {
+    /// Frequent Han characters (U+4E00–U+9FFF), a bit per code point.
+    pub(crate) han_top: &'static [u64; 328],
+    /// Han characters seen in training.
+    pub(crate) han_seen: &'static [u64; 328],
+    /// Score per class (see `cjk_class`).
+    pub(crate) scores: [i16; 12],
+}
 
 /// One single-byte encoding's view of the bytes 0x80–0xFF.
 pub(crate) struct SingleByteModel {
@@ -23,6 +50,21 @@ pub(crate) struct SingleByteModel {
     pub(crate) code: [u8; 128],
     /// Score of the character on its own (symbols, controls: penalties).
     pub(crate) unigram: [i8; 128],
+    /// The script model.
+    pub(crate) script: &'static ScriptModel,
+    /// Whether ASCII letters have a class each (Latin) or share class 1.
+    pub(crate) latin: bool,
+}
+
+const fn script_model(encoding: crate::Encoding) -> &'static ScriptModel {
+    match group(encoding) {
+        Group::Latin => &model::LATIN,
+        Group::Cyrillic => &model::CYRILLIC,
+        Group::Greek => &model::GREEK,
+        Group::Hebrew => &model::HEBREW,
+        Group::Arabic => &model::ARABIC,
+        Group::Thai => &model::THAI,
+    }
 }
 
 /// The *index single-byte* decode table (byte → code point, 0 = error) the decoders use.
@@ -62,18 +104,58 @@ const fn decode_table(encoding: crate::Encoding) -> &'static [u16; 256] {
     }
 }
 
-/// Whether a code point is an uppercase letter (the scripts of the single-byte encodings).
+/// Whether a code point is an uppercase letter (for letters without a class of their own).
 const fn is_upper(cp: u32) -> bool {
     match cp {
         0xC0..=0xDE => cp != 0xD7,
         0x100..=0x137 | 0x14A..=0x177 => cp.is_multiple_of(2),
-        0x139..=0x148 | 0x179..=0x17E => cp % 2 == 1,
+        0x139..=0x148 | 0x179..=0x17E => !cp.is_multiple_of(2),
         0x178 | 0x1A0 | 0x1AF | 0x218 | 0x21A => true,
         0x386..=0x3AB => true,
         0x400..=0x42F | 0x490 => true,
         0x1E00..=0x1EFF => cp.is_multiple_of(2),
         _ => false,
     }
+}
+
+/// Binary search in a sorted (code point, value) table at compile time.
+#[allow(clippy::arithmetic_side_effects)] // compile time: lo ≤ hi ≤ len
+const fn lookup_u8(table: &[(u16, u8)], cp: u32) -> Option<u8> {
+    let (mut lo, mut hi) = (0, table.len());
+    while lo < hi {
+        let mid = lo + (hi - lo) / 2;
+        let (key, value) = table[mid];
+        if key as u32 == cp {
+            return Some(value);
+        } else if (key as u32) < cp {
+            lo = mid + 1;
+        } else {
+            hi = mid;
+        }
+    }
+    None
+}
+
+/// [`lookup_u8`] for the symbol scores.
+#[allow(clippy::arithmetic_side_effects)] // compile time: lo ≤ hi ≤ len
+const fn symbol_score(cp: u32) -> i8 {
+    if cp >= 0x80 && cp < 0xA0 {
+        return C1_CONTROL;
+    }
+    let table = &model::SYMBOLS;
+    let (mut lo, mut hi) = (0, table.len());
+    while lo < hi {
+        let mid = lo + (hi - lo) / 2;
+        let (key, value) = table[mid];
+        if key as u32 == cp {
+            return value;
+        } else if (key as u32) < cp {
+            lo = mid + 1;
+        } else {
+            hi = mid;
+        }
+    }
+    model::SYMBOL_FLOOR
 }
 
 /// Whether a non-ASCII code point is a letter (or a combining mark of a script).
@@ -92,40 +174,33 @@ const fn is_letter(cp: u32) -> bool {
     }
 }
 
-/// Unigram score of a non-letter character.
-const fn symbol_score(cp: u32) -> i8 {
-    match cp {
-        0x80..=0x9F => -100,
-        0xA0 => -6,
-        0xAB | 0xBB | 0x2013 | 0x2014 | 0x2018 | 0x2019 | 0x201C | 0x201D | 0x201E | 0x2026 => -4,
-        0xA9 | 0xAE | 0xB0 | 0xA7 | 0xB7 | 0x20AC | 0x2122 | 0x2022 => -10,
-        _ => -24,
-    }
-}
-
 #[allow(clippy::arithmetic_side_effects)] // compile time: the loop index stays below 128
 const fn build(encoding: crate::Encoding) -> SingleByteModel {
     let index = decode_table(encoding);
-    let mut model = SingleByteModel {
+    let script = script_model(encoding);
+    let mut out = SingleByteModel {
         code: [ERROR; 128],
         unigram: [0; 128],
+        script,
+        latin: matches!(group(encoding), Group::Latin),
     };
-    let _ = group(encoding);
+    let rare = (script.classes - 1) as u8;
     let mut i = 0;
     while i < 128 {
         let cp = index[i + 128] as u32;
         if cp != 0 {
-            if is_letter(cp) {
-                model.code[i] = if is_upper(cp) { 1 | UPPER } else { 1 };
-                model.unigram[i] = 0;
+            if let Some(code) = lookup_u8(script.letters, cp) {
+                out.code[i] = code;
+            } else if is_letter(cp) {
+                out.code[i] = if is_upper(cp) { rare | UPPER } else { rare };
             } else {
-                model.code[i] = BOUNDARY;
-                model.unigram[i] = symbol_score(cp);
+                out.code[i] = BOUNDARY;
+                out.unigram[i] = symbol_score(cp);
             }
         }
         i += 1;
     }
-    model
+    out
 }
 
 #[allow(clippy::arithmetic_side_effects)] // compile time: the loop index stays below 28
@@ -134,6 +209,8 @@ const fn build_all() -> [SingleByteModel; 28] {
         SingleByteModel {
             code: [ERROR; 128],
             unigram: [0; 128],
+            script: &model::LATIN,
+            latin: true,
         }
     }; 28];
     let mut i = 0;
@@ -147,32 +224,51 @@ const fn build_all() -> [SingleByteModel; 28] {
 /// The single-byte models, in the order of [`SINGLE`].
 pub(crate) static SINGLE_MODELS: [SingleByteModel; 28] = build_all();
 
-/// Class of an ASCII byte: letters 1 (`| UPPER` for capitals), everything else a boundary.
+/// Class of an ASCII byte: in Latin models a letter's own class (1–26), elsewhere 1 for
+/// every letter (`| UPPER` for capitals); everything else a boundary.
 #[inline(always)]
-pub(crate) fn ascii_code(b: u8) -> u8 {
-    if b.is_ascii_lowercase() {
-        1
-    } else if b.is_ascii_uppercase() {
-        1 | UPPER
+pub(crate) fn ascii_code(b: u8, latin: bool) -> u8 {
+    let lower = b | 0x20;
+    if !lower.is_ascii_lowercase() {
+        return BOUNDARY;
+    }
+    let class = if latin {
+        lower.wrapping_sub(b'a').wrapping_add(1)
     } else {
-        BOUNDARY
+        1
+    };
+    if b.is_ascii_uppercase() {
+        class | UPPER
+    } else {
+        class
     }
 }
 
-/// The score of the pair `prev`, `cur` (codes) in a script model, at least one of them
-/// non-ASCII.
+/// The score of the pair `prev`, `cur` (codes, not [`ERROR`]) in a script model.
 #[inline(always)]
-pub(crate) fn pair_score(_group: Group, prev: u8, cur: u8) -> i32 {
-    // A capital right after a small letter ("ÏðèâåÒ") is rare in any script.
-    let prev_lower = prev != BOUNDARY && prev & UPPER == 0;
-    if prev_lower && cur & UPPER != 0 {
-        return -20;
-    }
-    if prev != BOUNDARY && cur != BOUNDARY {
-        4
-    } else {
-        0
-    }
+pub(crate) fn pair_score(script: &ScriptModel, prev: u8, cur: u8) -> i32 {
+    let case = |code: u8| -> usize {
+        if code & 0x7F == BOUNDARY {
+            0
+        } else if code & UPPER != 0 {
+            2
+        } else {
+            1
+        }
+    };
+    let a = usize::from(prev & 0x7F);
+    let b = usize::from(cur & 0x7F);
+    let pair = script
+        .pairs
+        .get(a.wrapping_mul(script.classes).wrapping_add(b))
+        .copied()
+        .unwrap_or(i8::MIN);
+    let case = script
+        .case
+        .get(case(prev).wrapping_mul(3).wrapping_add(case(cur)))
+        .copied()
+        .unwrap_or(0);
+    i32::from(pair).wrapping_add(i32::from(case))
 }
 
 /// What a multi-byte candidate's text is expected to be.
@@ -185,50 +281,61 @@ pub(crate) enum Flavor {
     Korean,
 }
 
+/// Whether bit `i` is set.
+#[inline(always)]
+fn bit(set: &[u64], i: u32) -> bool {
+    set.get((i >> 6) as usize)
+        .is_some_and(|w| (w >> (i & 63)) & 1 == 1)
+}
+
+/// The class of a decoded UTF-16 unit ≥ 0x80 (order of [`CjkModel::scores`]).
+#[inline]
+fn cjk_class(m: &CjkModel, unit: u16) -> usize {
+    let cp = u32::from(unit);
+    match unit {
+        0x4E00..=0x9FFF => {
+            let i = cp.wrapping_sub(0x4E00);
+            if bit(m.han_top, i) {
+                0
+            } else if bit(m.han_seen, i) {
+                1
+            } else {
+                2
+            }
+        }
+        0x3040..=0x309F => 3,
+        0x30A0..=0x30FF => 4,
+        0xFF61..=0xFF9F => 5,
+        0xAC00..=0xD7A3 => {
+            if bit(&model::HANGUL_TOP, cp.wrapping_sub(0xAC00)) {
+                6
+            } else {
+                7
+            }
+        }
+        0x3000..=0x303F => 8,
+        0xFF01..=0xFF60 => 9,
+        0xE000..=0xF8FF => 10,
+        _ => 11,
+    }
+}
+
 /// The score of one decoded UTF-16 unit ≥ 0x80 for a multi-byte candidate.
 #[inline]
 pub(crate) fn cjk_score(flavor: Flavor, unit: u16) -> i32 {
-    if flavor == Flavor::Utf8 {
-        return 48;
+    let m = match flavor {
+        Flavor::Utf8 => return UTF8_CHAR,
+        Flavor::SimplifiedChinese => &model::SIMPLIFIED,
+        Flavor::TraditionalChinese => &model::TRADITIONAL,
+        Flavor::Japanese => &model::JAPANESE,
+        Flavor::Korean => &model::KOREAN,
+    };
+    if (0x80..0xA0).contains(&unit) {
+        return i32::from(C1_CONTROL);
     }
-    let ja = flavor == Flavor::Japanese;
-    let ko = flavor == Flavor::Korean;
-    match unit {
-        0x4E00..=0x9FFF => {
-            if ko {
-                4
-            } else {
-                24
-            }
-        }
-        0x3040..=0x309F => {
-            if ja {
-                26
-            } else {
-                -24
-            }
-        }
-        0x30A0..=0x30FF => {
-            if ja {
-                20
-            } else {
-                -16
-            }
-        }
-        0xFF61..=0xFF9F => -30,
-        0xAC00..=0xD7A3 => {
-            if ko {
-                26
-            } else {
-                -40
-            }
-        }
-        0x3000..=0x303F | 0xFF01..=0xFF5E => 8,
-        0xE000..=0xF8FF => -100,
-        0xD800..=0xDFFF => -40,
-        0x80..=0x9F => -100,
-        _ => -20,
-    }
+    m.scores
+        .get(cjk_class(m, unit))
+        .map_or(i32::from(i8::MIN), |&s| i32::from(s))
 }
 
 /// Whether single-byte encodings `a` and `b` decode byte `0x80 + k` alike.
