@@ -165,6 +165,18 @@ fn main() {
                     ok += 1;
                 } else {
                     *wrong.entry(g.name()).or_default() += 1;
+                    if verbose
+                        && *name == "textcodec"
+                        && (wrong.values().sum::<usize>() == 1 || s.chars >= 256)
+                    {
+                        eprintln!(
+                            "{} as {} ({} chars): {:?}",
+                            e.name(),
+                            g.name(),
+                            s.chars,
+                            s.text.chars().take(80).collect::<String>()
+                        );
+                    }
                 }
             }
             print!("{:>11.1}%", 100.0 * ok as f64 / bucket.len() as f64);

@@ -5,8 +5,8 @@
 //!
 //! What is counted (everything in natural logs, stored in eighths: one unit = 1/8 nat):
 //!
-//! * **Script models** (Latin, Cyrillic, Greek, Hebrew, Arabic, Thai; the languages of each
-//!   below): the text is mapped to classes — 0 for word boundaries (spaces, digits,
+//! * **Script models** (Western, Central European, Turkish, Baltic and Vietnamese Latin,
+//!   Cyrillic, Greek, Hebrew, Arabic, Thai; the languages of each below): the text is mapped to classes — 0 for word boundaries (spaces, digits,
 //!   punctuation, symbols), the ASCII letters (26 classes for Latin, one class for the
 //!   other scripts), the script's most frequent letters (case-folded), and one class for
 //!   its rarer letters — and class pairs are counted. A pair scores `ln P(b | a) + K`
@@ -18,7 +18,8 @@
 //!   non-ASCII characters (frequent Han, other seen Han, unseen Han, hiragana, katakana,
 //!   half-width katakana, frequent Hangul, other Hangul, CJK punctuation, full-width forms,
 //!   private use, other) score `ln(P(class | language) / class size) + K`; bit sets list
-//!   the frequent Han characters per language and the frequent Hangul syllables.
+//!   the frequent Han characters per language and the frequent Hangul syllables. A side
+//!   of a non-ASCII character touching an ASCII letter scores `ln P(touching)`.
 //!
 //! Output is deterministic: sorted maps, ties broken by code point.
 
@@ -43,15 +44,36 @@ struct Script {
     latin_ascii: bool,
 }
 
-const SCRIPTS: [Script; 6] = [
+const SCRIPTS: [Script; 10] = [
     Script {
-        name: "LATIN",
+        name: "WESTERN",
         languages: &[
-            "af", "ast", "az", "br", "bs", "ca", "cs", "cy", "da", "de", "dsb", "es", "et", "eu",
-            "fi", "fr", "fy", "ga", "gd", "gl", "hr", "hsb", "hu", "ia", "id", "is", "it", "lb",
-            "lt", "lv", "ms", "nb", "nl", "nn", "pl", "pt", "pt_BR", "ro", "sk", "sl", "sq",
-            "sr_Latn", "sv", "sw", "tk", "tr", "uz", "vi-1258", "eo",
+            "af", "ast", "br", "ca", "cy", "da", "de", "es", "eu", "fi", "fr", "fy", "ga", "gd",
+            "gl", "ia", "id", "is", "it", "lb", "ms", "nb", "nl", "nn", "pt", "pt_BR", "sq", "sv",
+            "sw",
         ],
+        latin_ascii: true,
+    },
+    Script {
+        name: "CENTRAL",
+        languages: &[
+            "bs", "cs", "dsb", "hr", "hsb", "hu", "pl", "ro", "sk", "sl", "sr_Latn",
+        ],
+        latin_ascii: true,
+    },
+    Script {
+        name: "TURKISH",
+        languages: &["tr"],
+        latin_ascii: true,
+    },
+    Script {
+        name: "BALTIC",
+        languages: &["lt", "lv", "et"],
+        latin_ascii: true,
+    },
+    Script {
+        name: "VIETNAMESE",
+        languages: &["vi-1258"],
         latin_ascii: true,
     },
     Script {
@@ -99,7 +121,9 @@ fn is_letter(cp: u32) -> bool {
 
 fn in_script(script: &str, cp: u32) -> bool {
     match script {
-        "LATIN" => matches!(cp, 0xAA | 0xBA | 0xC0..=0x24F | 0x300..=0x36F | 0x1E00..=0x1EFF),
+        "WESTERN" | "CENTRAL" | "TURKISH" | "BALTIC" | "VIETNAMESE" => {
+            matches!(cp, 0xAA | 0xBA | 0xC0..=0x24F | 0x300..=0x36F | 0x1E00..=0x1EFF)
+        }
         "CYRILLIC" => (0x400..=0x4FF).contains(&cp),
         "GREEK" => (0x370..=0x3FF).contains(&cp),
         "HEBREW" => (0x590..=0x5FF).contains(&cp),
@@ -298,6 +322,7 @@ struct CjkOut {
     han_top: [u64; HAN_WORDS],
     han_seen: [u64; HAN_WORDS],
     scores: [i64; CJK_CLASSES],
+    adjacent: i64,
 }
 
 fn cjk_class(cp: u32, han_top: &[u64], han_seen: &[u64], hangul_top: &[u64]) -> usize {
@@ -369,6 +394,27 @@ fn cjk_model(text: &str, hangul_top: &[u64]) -> CjkOut {
     size[0] = popcount(&han_top).max(1.0);
     size[1] = (popcount(&han_seen) - size[0]).max(1.0);
     size[6] = popcount(hangul_top).max(1.0);
+    // How often a side of a non-ASCII character touches an ASCII letter.
+    let (mut sides, mut touching) = (0u64, 0u64);
+    for line in text.lines() {
+        let chars: Vec<char> = line.chars().collect();
+        for w in chars.windows(2) {
+            let (a, b) = (w[0], w[1]);
+            if !a.is_ascii() || !b.is_ascii() {
+                if (!a.is_ascii() && b.is_ascii_alphabetic())
+                    || (a.is_ascii_alphabetic() && !b.is_ascii())
+                {
+                    touching += 1;
+                }
+            }
+        }
+        sides += 2 * chars.iter().filter(|c| !c.is_ascii()).count() as u64;
+    }
+    let adjacent = units(
+        ln((touching as f64 + 0.5) / (sides as f64 + 1.0)),
+        -128.0,
+        0.0,
+    );
     let mut scores = [0i64; CJK_CLASSES];
     for k in 0..CJK_CLASSES {
         let p = (counts[k] as f64 + 0.5) / (total as f64 + 0.5 * CJK_CLASSES as f64);
@@ -378,6 +424,7 @@ fn cjk_model(text: &str, hangul_top: &[u64]) -> CjkOut {
         han_top,
         han_seen,
         scores,
+        adjacent,
     }
 }
 
@@ -467,8 +514,8 @@ pub fn generate(corpus: &Path) -> Result<String, String> {
         words(&mut out, &format!("{name}_HAN_SEEN"), &m.han_seen);
         let _ = writeln!(
             out,
-            "pub(crate) static {name}: CjkModel = CjkModel {{ han_top: &{name}_HAN_TOP, han_seen: &{name}_HAN_SEEN, scores: {:?} }};\n",
-            m.scores
+            "pub(crate) static {name}: CjkModel = CjkModel {{ han_top: &{name}_HAN_TOP, han_seen: &{name}_HAN_SEEN, scores: {:?}, adjacent: {} }};\n",
+            m.scores, m.adjacent
         );
     }
     Ok(out)

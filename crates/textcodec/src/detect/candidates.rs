@@ -51,7 +51,11 @@ pub(crate) const MULTI: [Encoding; 7] = [
 /// Which script model scores a single-byte encoding's text.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub(crate) enum Group {
-    Latin,
+    Western,
+    Central,
+    Turkish,
+    Baltic,
+    Vietnamese,
     Cyrillic,
     Greek,
     Hebrew,
@@ -67,7 +71,11 @@ pub(crate) const fn group(encoding: Encoding) -> Group {
         Windows1255 | Iso8859_8 | Iso8859_8I => Group::Hebrew,
         Windows1256 | Iso8859_6 => Group::Arabic,
         Windows874 => Group::Thai,
-        _ => Group::Latin,
+        Windows1250 | Iso8859_2 | Iso8859_16 => Group::Central,
+        Windows1254 | Iso8859_3 => Group::Turkish,
+        Windows1257 | Iso8859_13 | Iso8859_4 | Iso8859_10 => Group::Baltic,
+        Windows1258 => Group::Vietnamese,
+        _ => Group::Western,
     }
 }
 

@@ -86,6 +86,9 @@ const SATURATION_MARGIN: i64 = 200 * UNITS_PER_POINT as i64;
 /// Added to the encodings of the hinted region (units).
 const REGION_BONUS: i64 = 24;
 
+/// Added to ISO-2022-JP when its escapes led to non-ASCII text (units).
+const ISO_2022_JP_ESCAPES: i64 = 64;
+
 /// Hints about the input's origin.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct Hints<'a> {
@@ -162,6 +165,8 @@ struct Multi {
     score: i64,
     /// Non-ASCII characters decoded.
     chars: u64,
+    /// The last unit decoded (a space at the start).
+    prev: u16,
 }
 
 /// The streaming detector: feed it the bytes, then ask for a [`Guess`].
@@ -202,6 +207,7 @@ impl Detector {
                 alive: true,
                 score: 0,
                 chars: 0,
+                prev: 0x20,
             }),
             single_score: [0; 28],
             single_dead: 0,
@@ -512,15 +518,22 @@ fn examine_multi(m: &mut Multi, bytes: &[u8], last: bool, flavor: Flavor) -> boo
     let mut four = false;
     loop {
         let result = m.decoder.decode_to_utf16(rest, &mut buf, last);
+        let mut prev = m.prev;
+        let mut total = 0i64;
         for &unit in buf.get(..result.written).unwrap_or_default() {
-            if unit >= 0x80 {
-                m.chars = m.chars.saturating_add(1);
-                m.score = m.score.saturating_add(i64::from(cjk_score(flavor, unit)));
-                if flavor == Flavor::SimplifiedChinese && score::gb18030_four_byte_only(unit) {
-                    four = true;
+            if unit >= 0x80 || prev >= 0x80 {
+                total = total.saturating_add(i64::from(cjk_score(flavor, prev, unit)));
+                if unit >= 0x80 {
+                    m.chars = m.chars.saturating_add(1);
+                    if flavor == Flavor::SimplifiedChinese && score::gb18030_four_byte_only(unit) {
+                        four = true;
+                    }
                 }
             }
+            prev = unit;
         }
+        m.prev = prev;
+        m.score = m.score.saturating_add(total);
         rest = rest.get(result.read..).unwrap_or_default();
         match result.status {
             DecodeStatus::Malformed(_) => {

@@ -42,6 +42,8 @@ pub(crate) struct CjkModel {
     pub(crate) han_seen: &'static [u64; 328],
     /// Score per class (see `cjk_class`).
     pub(crate) scores: [i16; 12],
+    /// Score of a non-ASCII character's side touching an ASCII letter.
+    pub(crate) adjacent: i8,
 }
 
 /// One single-byte encoding's view of the bytes 0x80–0xFF.
@@ -58,7 +60,11 @@ pub(crate) struct SingleByteModel {
 
 const fn script_model(encoding: crate::Encoding) -> &'static ScriptModel {
     match group(encoding) {
-        Group::Latin => &model::LATIN,
+        Group::Western => &model::WESTERN,
+        Group::Central => &model::CENTRAL,
+        Group::Turkish => &model::TURKISH,
+        Group::Baltic => &model::BALTIC,
+        Group::Vietnamese => &model::VIETNAMESE,
         Group::Cyrillic => &model::CYRILLIC,
         Group::Greek => &model::GREEK,
         Group::Hebrew => &model::HEBREW,
@@ -182,7 +188,10 @@ const fn build(encoding: crate::Encoding) -> SingleByteModel {
         code: [ERROR; 128],
         unigram: [0; 128],
         script,
-        latin: matches!(group(encoding), Group::Latin),
+        latin: matches!(
+            group(encoding),
+            Group::Western | Group::Central | Group::Turkish | Group::Baltic | Group::Vietnamese
+        ),
     };
     let rare = (script.classes - 1) as u8;
     let mut i = 0;
@@ -209,7 +218,7 @@ const fn build_all() -> [SingleByteModel; 28] {
         SingleByteModel {
             code: [ERROR; 128],
             unigram: [0; 128],
-            script: &model::LATIN,
+            script: &model::WESTERN,
             latin: true,
         }
     }; 28];
@@ -320,16 +329,33 @@ fn cjk_class(m: &CjkModel, unit: u16) -> usize {
     }
 }
 
-/// The score of one decoded UTF-16 unit ≥ 0x80 for a multi-byte candidate.
+/// The score of decoded UTF-16 unit `unit` after `prev` for a multi-byte candidate.
 #[inline]
-pub(crate) fn cjk_score(flavor: Flavor, unit: u16) -> i32 {
+pub(crate) fn cjk_score(flavor: Flavor, prev: u16, unit: u16) -> i32 {
     let m = match flavor {
-        Flavor::Utf8 => return UTF8_CHAR,
+        Flavor::Utf8 => return if unit >= 0x80 { UTF8_CHAR } else { 0 },
         Flavor::SimplifiedChinese => &model::SIMPLIFIED,
         Flavor::TraditionalChinese => &model::TRADITIONAL,
         Flavor::Japanese => &model::JAPANESE,
         Flavor::Korean => &model::KOREAN,
     };
+    if unit < 0x80 {
+        return if prev >= 0x80 && (unit as u8).is_ascii_alphabetic() {
+            i32::from(m.adjacent)
+        } else {
+            0
+        };
+    }
+    let touching = if prev < 0x80 && (prev as u8).is_ascii_alphabetic() {
+        i32::from(m.adjacent)
+    } else {
+        0
+    };
+    touching.wrapping_add(unit_score(m, unit))
+}
+
+#[inline]
+fn unit_score(m: &CjkModel, unit: u16) -> i32 {
     if (0x80..0xA0).contains(&unit) {
         return i32::from(C1_CONTROL);
     }
