@@ -421,12 +421,12 @@ impl Detector {
                     Key::Multi(1),
                 ));
             } else {
-                all.push((
-                    encoding,
-                    m.score.saturating_add(prior(encoding)),
-                    dead,
-                    Key::Multi(i),
-                ));
+                let mut score = m.score.saturating_add(prior(encoding));
+                if encoding == Encoding::Iso2022Jp && m.chars > 0 {
+                    // Valid escapes to JIS text do not happen by chance.
+                    score = score.saturating_add(ISO_2022_JP_ESCAPES);
+                }
+                all.push((encoding, score, dead, Key::Multi(i)));
             }
         }
         for (i, &encoding) in SINGLE.iter().enumerate() {
