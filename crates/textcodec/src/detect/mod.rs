@@ -146,6 +146,30 @@ pub struct Guess {
     pub ascii_only: bool,
 }
 
+/// Equality compares the scores' bits (so `Guess` can be `Eq` and `Hash`, and be part of
+/// [`crate::sniff::SniffReport`]).
+impl PartialEq for Guess {
+    fn eq(&self, other: &Self) -> bool {
+        self.encoding == other.encoding
+            && self.score.to_bits() == other.score.to_bits()
+            && self.margin.to_bits() == other.margin.to_bits()
+            && self.stopped_early == other.stopped_early
+            && self.ascii_only == other.ascii_only
+    }
+}
+
+impl Eq for Guess {}
+
+impl core::hash::Hash for Guess {
+    fn hash<H: core::hash::Hasher>(&self, state: &mut H) {
+        self.encoding.hash(state);
+        self.score.to_bits().hash(state);
+        self.margin.to_bits().hash(state);
+        self.stopped_early.hash(state);
+        self.ascii_only.hash(state);
+    }
+}
+
 /// One entry of [`Detector::ranking`].
 #[derive(Clone, Copy, Debug)]
 pub struct Candidate {
