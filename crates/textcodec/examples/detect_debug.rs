@@ -15,6 +15,9 @@ fn main() {
     d.feed(&bytes, true);
     let hints = textcodec::detect::Hints::new();
     println!("{:?}", d.guess(&hints));
+    if std::env::var_os("DETECT_DEBUG").is_some() {
+        println!("{d:?}");
+    }
     for c in d.ranking(&hints).iter().take(12) {
         println!(
             "{:<16} {:>9.3} {}",

@@ -187,8 +187,41 @@ fn encoded_sample() -> impl Strategy<Value = Vec<u8>> {
         })
 }
 
+/// Several samples (in their encodings) and random bytes end to end: long enough to cross
+/// step boundaries, where candidates far behind stop being scored.
+fn long_input() -> impl Strategy<Value = Vec<u8>> {
+    proptest::collection::vec(prop_oneof![3 => encoded_sample(), 1 => texty()], 4..40)
+        .prop_map(|parts| parts.concat())
+}
+
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(512))]
+
+    #[test]
+    fn exact_on_long_inputs(bytes in long_input()) {
+        check_exact(&bytes)?;
+    }
+
+    #[test]
+    fn any_split_of_long_inputs(bytes in long_input(),
+                                cuts in proptest::collection::vec(any::<prop::sample::Index>(), 1..8)) {
+        let whole = detect(&bytes, &Hints::new());
+        let mut points: Vec<usize> = cuts.iter().map(|c| c.index(bytes.len() + 1)).collect();
+        points.sort_unstable();
+        let mut detector = Detector::new();
+        let mut from = 0;
+        for p in points {
+            detector.feed(&bytes[from..p], false);
+            from = p;
+        }
+        detector.feed(&bytes[from..], true);
+        prop_assert_eq!(detector.guess(&Hints::new()), whole);
+        let mut one = Detector::new();
+        one.feed(&bytes, true);
+        let a: Vec<_> = detector.ranking(&Hints::new()).iter().map(|c| (c.encoding, c.score.to_bits())).collect();
+        let b: Vec<_> = one.ranking(&Hints::new()).iter().map(|c| (c.encoding, c.score.to_bits())).collect();
+        prop_assert_eq!(a, b);
+    }
 
     #[test]
     fn exact_on_random_bytes(bytes in texty()) {

@@ -47,9 +47,16 @@
 //!
 //! ## Memory and stopping
 //!
-//! A [`Detector`] has a fixed size and allocates nothing. It looks at input in 4 KiB steps
-//! and stops looking (saturates) at a step boundary once it has seen at least 8 KiB of
-//! non-ASCII bytes and the margin is over 200 points; [`Guess::stopped_early`] says so.
+//! A [`Detector`] has a fixed size and allocates nothing while fed. It looks at input in
+//! steps of 256 bytes (counted from the start of the input, so the chunking changes
+//! nothing). At each step boundary, once 32 non-ASCII bytes were seen, a candidate 50
+//! points behind the best of its family (single-byte or multi-byte; UTF-8 excepted), or
+//! 200 points behind the best of the other family, stops being scored: its score is
+//! frozen and it ranks after every candidate still scored (a margin over it is at least
+//! 50 points). Decoders keep running, so disqualification stays exact. The detector stops
+//! looking (saturates) at a step boundary once it has seen at least 8 KiB of non-ASCII
+//! bytes and the margin is over 200 points or every other candidate stopped being
+//! scored; [`Guess::stopped_early`] says so.
 #![deny(
     clippy::unwrap_used,
     clippy::expect_used,
@@ -77,7 +84,13 @@ pub const NO_RUNNER_UP: f32 = 1.0e6;
 
 /// Input is examined in steps of this many bytes (stream offsets); saturation is checked
 /// at step boundaries only, so the stopping point does not depend on the chunking.
-const STEP: u64 = 4096;
+const STEP: u64 = 256;
+/// Candidates this far behind the best (units) at a step boundary stop being scored.
+const PRUNE: i64 = 50 * UNITS_PER_POINT as i64;
+/// ...or this far behind the best of the other family (single-byte or multi-byte).
+const PRUNE_OTHER_FAMILY: i64 = 200 * UNITS_PER_POINT as i64;
+/// No pruning before this many non-ASCII bytes.
+const PRUNE_AFTER: u64 = 32;
 /// Saturation needs this many non-ASCII bytes...
 const SATURATION_NON_ASCII: u64 = 8192;
 /// ...and this margin (units).
@@ -198,8 +211,11 @@ struct Multi {
 pub struct Detector {
     multi: [Multi; 7],
     single_score: [i64; 28],
-    /// Bit `i`: `SINGLE[i]` is disqualified.
-    single_dead: u32,
+    /// Bit `i`: `SINGLE[i]` is no longer scored (disqualified or far behind at a step
+    /// boundary).
+    single_off: u32,
+    /// Bit `i`: `MULTI[i]`'s text is no longer scored (far behind at a step boundary).
+    multi_off: u8,
     /// Which bytes 0x80–0xFF were seen (for decode equivalence).
     seen_high: [u64; 2],
     /// The previous byte (a space at the start).
@@ -234,7 +250,8 @@ impl Detector {
                 prev: 0x20,
             }),
             single_score: [0; 28],
-            single_dead: 0,
+            single_off: 0,
+            multi_off: 0,
             seen_high: [0; 2],
             prev: b' ',
             examined: 0,
@@ -259,7 +276,11 @@ impl Detector {
             let (step, tail) = rest.split_at_checked(take).unwrap_or((rest, &[]));
             self.examine(step);
             rest = tail;
-            if self.examined.is_multiple_of(STEP) && self.saturated() {
+            if !self.examined.is_multiple_of(STEP) {
+                continue;
+            }
+            self.step_boundary();
+            if self.saturated() {
                 self.done = true;
                 self.stopped_early = true;
                 return true;
@@ -282,13 +303,14 @@ impl Detector {
         self.examined
     }
 
+    /// Examines bytes that do not cross a step boundary.
     fn examine(&mut self, bytes: &[u8]) {
         self.examined = self.examined.saturating_add(bytes.len() as u64);
         self.examine_single(bytes);
         for (i, m) in self.multi.iter_mut().enumerate() {
             if m.alive {
-                let flavor = flavor(i);
-                let four = examine_multi(m, bytes, false, flavor);
+                let scoring = self.multi_off & (1 << i) == 0;
+                let four = examine_multi(m, bytes, false, flavor(i), scoring);
                 if four && i == 1 {
                     self.gb_four_byte = true;
                 }
@@ -297,72 +319,124 @@ impl Detector {
     }
 
     fn examine_single(&mut self, bytes: &[u8]) {
-        let mut prev = self.prev;
-        for &b in bytes {
+        let first_prev = self.prev;
+        let Some(&last) = bytes.last() else {
+            return;
+        };
+        self.prev = last;
+        if first_prev < 0x80 && bytes.is_ascii() {
+            return;
+        }
+        // The pairs with a non-ASCII byte: positions of their second byte.
+        let mut positions = [0u16; STEP as usize];
+        let mut n = 0usize;
+        let mut prev = first_prev;
+        for (i, &b) in bytes.iter().enumerate() {
             if b >= 0x80 {
                 self.non_ascii = self.non_ascii.saturating_add(1);
-                let bit = b & 0x3F;
                 if let Some(word) = self.seen_high.get_mut(usize::from((b >> 6) & 1)) {
-                    *word |= 1u64 << bit;
+                    *word |= 1u64 << (b & 0x3F);
                 }
             }
             if b >= 0x80 || prev >= 0x80 {
-                self.score_pair(prev, b);
+                if let Some(slot) = positions.get_mut(n) {
+                    *slot = i as u16;
+                    n = n.wrapping_add(1);
+                }
             }
             prev = b;
         }
-        self.prev = prev;
+        let positions = positions.get(..n).unwrap_or_default();
+        for (i, model) in SINGLE_MODELS.iter().enumerate() {
+            if self.single_off & (1 << i) != 0 {
+                continue;
+            }
+            let mut total = 0i64;
+            for &at in positions {
+                let at = usize::from(at);
+                let cur = bytes.get(at).copied().unwrap_or(b' ');
+                let prev = match at.checked_sub(1) {
+                    Some(k) => bytes.get(k).copied().unwrap_or(b' '),
+                    None => first_prev,
+                };
+                total = total.saturating_add(single_pair(model, prev, cur));
+            }
+            if let Some(t) = self.single_score.get_mut(i) {
+                *t = t.saturating_add(total);
+            }
+        }
     }
 
-    /// Scores the pair `prev`, `cur` (one of them non-ASCII) for every live single-byte
-    /// candidate.
-    fn score_pair(&mut self, prev: u8, cur: u8) {
+    /// At a step boundary: stop scoring the single-byte candidates now disqualified, and
+    /// the candidates (but UTF-8) far behind the best of their family (single-byte,
+    /// multi-byte), or very far behind the best of the other family.
+    fn step_boundary(&mut self) {
+        let mut best_single = i64::MIN;
         for (i, model) in SINGLE_MODELS.iter().enumerate() {
-            if self.single_dead & (1 << i) != 0 {
-                continue;
+            if model.errors[0] & self.seen_high[0] != 0 || model.errors[1] & self.seen_high[1] != 0
+            {
+                self.single_off |= 1 << i;
+            } else if self.single_off & (1 << i) == 0 {
+                // Only candidates still scored: frozen scores do not move on.
+                if let Some(&s) = self.single_score.get(i) {
+                    best_single = best_single.max(s);
+                }
             }
-            let (cur_code, uni) = if cur >= 0x80 {
-                let k = usize::from(cur & 0x7F);
-                (
-                    model.code.get(k).copied().unwrap_or(ERROR),
-                    model.unigram.get(k).copied().unwrap_or(0),
-                )
-            } else {
-                (ascii_code(cur, model.latin), 0)
-            };
-            if cur_code == ERROR {
-                self.single_dead |= 1 << i;
-                continue;
+        }
+        if self.non_ascii < PRUNE_AFTER {
+            return;
+        }
+        let multi_off = self.multi_off;
+        let best_multi = self
+            .multi
+            .iter()
+            .enumerate()
+            .skip(1)
+            .filter(|(i, m)| m.alive && multi_off & (1 << i) == 0)
+            .map(|(_, m)| m.score)
+            .max()
+            .unwrap_or(i64::MIN);
+        let floor = |own: i64, other: i64| {
+            own.saturating_sub(PRUNE)
+                .max(other.saturating_sub(PRUNE_OTHER_FAMILY))
+        };
+        let single_floor = floor(best_single, best_multi);
+        for (i, &s) in self.single_score.iter().enumerate() {
+            if s < single_floor {
+                self.single_off |= 1 << i;
             }
-            let prev_code = if prev >= 0x80 {
-                model
-                    .code
-                    .get(usize::from(prev & 0x7F))
-                    .copied()
-                    .unwrap_or(ERROR)
-            } else {
-                ascii_code(prev, model.latin)
-            };
-            let s = i64::from(uni).saturating_add(i64::from(pair_score(
-                model.script,
-                prev_code,
-                cur_code,
-            )));
-            if let Some(total) = self.single_score.get_mut(i) {
-                *total = total.saturating_add(s);
+        }
+        let multi_floor = floor(best_multi, best_single);
+        for (i, m) in self.multi.iter().enumerate().skip(1) {
+            if m.score < multi_floor {
+                self.multi_off |= 1 << i;
             }
         }
     }
 
     fn finish(&mut self) {
         if self.prev >= 0x80 {
-            self.score_pair(self.prev, b' ');
+            for (i, model) in SINGLE_MODELS.iter().enumerate() {
+                if self.single_off & (1 << i) == 0 {
+                    if let Some(t) = self.single_score.get_mut(i) {
+                        *t = t.saturating_add(single_pair(model, self.prev, b' '));
+                    }
+                }
+            }
         }
         for (i, m) in self.multi.iter_mut().enumerate() {
-            if m.alive && examine_multi(m, &[], true, flavor(i)) && i == 1 {
+            let scoring = self.multi_off & (1 << i) == 0;
+            if m.alive && examine_multi(m, &[], true, flavor(i), scoring) && i == 1 {
                 self.gb_four_byte = true;
             }
         }
+    }
+
+    /// Whether `SINGLE[i]`'s decoder rejects one of the bytes seen.
+    fn single_disqualified(&self, i: usize) -> bool {
+        SINGLE_MODELS.get(i).is_none_or(|m| {
+            m.errors[0] & self.seen_high[0] != 0 || m.errors[1] & self.seen_high[1] != 0
+        })
     }
 
     /// Whether enough evidence was seen to stop looking.
@@ -372,7 +446,7 @@ impl Detector {
         }
         let ranked = self.ranked(&Hints::new());
         match ranked.margin_units {
-            Some(m) => m >= SATURATION_MARGIN,
+            Some(m) => m >= SATURATION_MARGIN || ranked.runner_up_pruned,
             None => true,
         }
     }
@@ -454,7 +528,7 @@ impl Detector {
             }
         }
         for (i, &encoding) in SINGLE.iter().enumerate() {
-            let dead = self.single_dead & (1 << i) != 0;
+            let dead = self.single_disqualified(i);
             let score = self.single_score.get(i).copied().unwrap_or(0);
             all.push((
                 encoding,
@@ -463,14 +537,33 @@ impl Detector {
                 Key::Single(i),
             ));
         }
-        // Stable: equal scores keep the candidate order (most common first).
-        all.sort_by(|a, b| a.2.cmp(&b.2).then(b.1.cmp(&a.1)));
+        // Disqualified last; before them, the candidates that stopped being scored (they
+        // fell far behind, see `step_boundary`). Stable: equal scores keep the candidate
+        // order (most common first).
+        let pruned = |key: Key| match key {
+            Key::Single(i) => self.single_off & (1 << i) != 0,
+            Key::Multi(i) => self.multi_off & (1 << i) != 0,
+        };
+        all.sort_by(|a, b| {
+            a.2.cmp(&b.2)
+                .then(pruned(a.3).cmp(&pruned(b.3)))
+                .then(b.1.cmp(&a.1))
+        });
+        let mut runner_up_pruned = false;
         let margin_units = match all.first() {
             Some(&(_, best, false, key)) => all
                 .iter()
                 .skip(1)
                 .find(|c| !c.2 && !self.equivalent(key, c.3))
-                .map(|c| best.saturating_sub(c.1).max(0)),
+                .map(|c| {
+                    let diff = best.saturating_sub(c.1).max(0);
+                    if pruned(c.3) && !pruned(key) {
+                        runner_up_pruned = true;
+                        diff.max(PRUNE)
+                    } else {
+                        diff
+                    }
+                }),
             _ => None,
         };
         Ranked {
@@ -483,6 +576,7 @@ impl Detector {
                 })
                 .collect(),
             margin_units,
+            runner_up_pruned,
         }
     }
 
@@ -522,6 +616,8 @@ enum Key {
 struct Ranked {
     list: Vec<Candidate>,
     margin_units: Option<i64>,
+    /// The runner-up stopped being scored: every other candidate fell far behind.
+    runner_up_pruned: bool,
 }
 
 fn flavor(i: usize) -> Flavor {
@@ -534,17 +630,37 @@ fn flavor(i: usize) -> Flavor {
     }
 }
 
+/// The score of the pair `prev`, `cur` (one of them non-ASCII) for a single-byte model.
+#[inline(always)]
+fn single_pair(model: &score::SingleByteModel, prev: u8, cur: u8) -> i64 {
+    let code = |b: u8| -> (u8, i8) {
+        if b >= 0x80 {
+            let k = usize::from(b & 0x7F);
+            (
+                model.code.get(k).copied().unwrap_or(ERROR),
+                model.unigram.get(k).copied().unwrap_or(0),
+            )
+        } else {
+            (ascii_code(b, model.latin), 0)
+        }
+    };
+    let (prev_code, _) = code(prev);
+    let (cur_code, uni) = code(cur);
+    i64::from(uni).saturating_add(i64::from(pair_score(model.script, prev_code, cur_code)))
+}
+
 /// Runs a multi-byte candidate's decoder over `bytes` and scores its output. Returns
 /// whether a supplementary or four-byte-only character was decoded (gb18030).
-fn examine_multi(m: &mut Multi, bytes: &[u8], last: bool, flavor: Flavor) -> bool {
-    let mut buf = [0u16; 512];
+fn examine_multi(m: &mut Multi, bytes: &[u8], last: bool, flavor: Flavor, scoring: bool) -> bool {
+    let mut buf = [0u16; 128];
     let mut rest = bytes;
     let mut four = false;
     loop {
         let result = m.decoder.decode_to_utf16(rest, &mut buf, last);
         let mut prev = m.prev;
         let mut total = 0i64;
-        for &unit in buf.get(..result.written).unwrap_or_default() {
+        let written = if scoring { result.written } else { 0 };
+        for &unit in buf.get(..written).unwrap_or_default() {
             if unit >= 0x80 || prev >= 0x80 {
                 total = total.saturating_add(i64::from(cjk_score(flavor, prev, unit)));
                 if unit >= 0x80 {

@@ -56,6 +56,8 @@ pub(crate) struct SingleByteModel {
     pub(crate) script: &'static ScriptModel,
     /// Whether ASCII letters have a class each (Latin) or share class 1.
     pub(crate) latin: bool,
+    /// The bytes 0x80–0xFF the decoder rejects, a bit each (0x80 + 64 × word + bit).
+    pub(crate) errors: [u64; 2],
 }
 
 const fn script_model(encoding: crate::Encoding) -> &'static ScriptModel {
@@ -192,12 +194,15 @@ const fn build(encoding: crate::Encoding) -> SingleByteModel {
             group(encoding),
             Group::Western | Group::Central | Group::Turkish | Group::Baltic | Group::Vietnamese
         ),
+        errors: [0; 2],
     };
     let rare = (script.classes - 1) as u8;
     let mut i = 0;
     while i < 128 {
         let cp = index[i + 128] as u32;
-        if cp != 0 {
+        if cp == 0 {
+            out.errors[i / 64] |= 1 << (i % 64);
+        } else {
             if let Some(code) = lookup_u8(script.letters, cp) {
                 out.code[i] = code;
             } else if is_letter(cp) {
@@ -220,6 +225,7 @@ const fn build_all() -> [SingleByteModel; 28] {
             unigram: [0; 128],
             script: &model::WESTERN,
             latin: true,
+            errors: [0; 2],
         }
     }; 28];
     let mut i = 0;
