@@ -77,7 +77,7 @@ use alloc::vec::Vec;
 
 use crate::{BomHandling, DecodeErrorMode, DecodeStatus, Decoder, DecoderOptions, Encoding};
 use candidates::{base_prior, Region, MULTI, SINGLE};
-use score::{ascii_code, cjk_score, pair_score, Flavor, ERROR, SINGLE_MODELS, UNITS_PER_POINT};
+use score::{cjk_score, pair_score, Flavor, SINGLE_MODELS, UNITS_PER_POINT};
 
 /// [`Guess::margin`] when no surviving candidate decodes the input differently.
 pub const NO_RUNNER_UP: f32 = 1.0e6;
@@ -327,11 +327,11 @@ impl Detector {
         if first_prev < 0x80 && bytes.is_ascii() {
             return;
         }
-        // The pairs with a non-ASCII byte: positions of their second byte.
-        let mut positions = [0u16; STEP as usize];
+        // The pairs with a non-ASCII byte.
+        let mut pairs = [(0u8, 0u8); STEP as usize];
         let mut n = 0usize;
         let mut prev = first_prev;
-        for (i, &b) in bytes.iter().enumerate() {
+        for &b in bytes {
             if b >= 0x80 {
                 self.non_ascii = self.non_ascii.saturating_add(1);
                 if let Some(word) = self.seen_high.get_mut(usize::from((b >> 6) & 1)) {
@@ -339,28 +339,21 @@ impl Detector {
                 }
             }
             if b >= 0x80 || prev >= 0x80 {
-                if let Some(slot) = positions.get_mut(n) {
-                    *slot = i as u16;
+                if let Some(slot) = pairs.get_mut(n) {
+                    *slot = (prev, b);
                     n = n.wrapping_add(1);
                 }
             }
             prev = b;
         }
-        let positions = positions.get(..n).unwrap_or_default();
+        let pairs = pairs.get(..n).unwrap_or_default();
         for (i, model) in SINGLE_MODELS.iter().enumerate() {
             if self.single_off & (1 << i) != 0 {
                 continue;
             }
-            let mut total = 0i64;
-            for &at in positions {
-                let at = usize::from(at);
-                let cur = bytes.get(at).copied().unwrap_or(b' ');
-                let prev = match at.checked_sub(1) {
-                    Some(k) => bytes.get(k).copied().unwrap_or(b' '),
-                    None => first_prev,
-                };
-                total = total.saturating_add(single_pair(model, prev, cur));
-            }
+            let total = pairs.iter().fold(0i64, |t, &(p, c)| {
+                t.saturating_add(single_pair(model, p, c))
+            });
             if let Some(t) = self.single_score.get_mut(i) {
                 *t = t.saturating_add(total);
             }
@@ -444,16 +437,15 @@ impl Detector {
         if self.non_ascii < SATURATION_NON_ASCII {
             return false;
         }
-        let ranked = self.ranked(&Hints::new());
-        match ranked.margin_units {
-            Some(m) => m >= SATURATION_MARGIN || ranked.runner_up_pruned,
+        let (_, margin, runner_up_pruned) = self.top(&self.entries(&Hints::new()));
+        match margin {
+            Some(m) => m >= SATURATION_MARGIN || runner_up_pruned,
             None => true,
         }
     }
 
     /// The guess for the input seen so far.
     pub fn guess(&self, hints: &Hints<'_>) -> Guess {
-        let ranked = self.ranked(hints);
         let ascii_only = self.non_ascii == 0;
         let iso2022 = self.multi.get(4).is_some_and(|m| m.alive && m.chars > 0);
         if ascii_only && !iso2022 {
@@ -466,13 +458,13 @@ impl Detector {
                 ascii_only,
             };
         }
-        let winner = ranked.list.first().copied();
+        let all = self.entries(hints);
+        let (winner, margin, _) = self.top(&all);
+        let winner = winner.and_then(|i| all.get(i));
         Guess {
-            encoding: winner.map_or(Encoding::Windows1252, |c| c.encoding),
-            score: winner.map_or(0.0, |c| c.score),
-            margin: ranked
-                .margin_units
-                .map_or(NO_RUNNER_UP, |m| m as f32 / UNITS_PER_POINT),
+            encoding: winner.map_or(Encoding::Windows1252, |e| e.encoding),
+            score: winner.map_or(0.0, |e| e.units as f32 / UNITS_PER_POINT),
+            margin: margin.map_or(NO_RUNNER_UP, |m| m as f32 / UNITS_PER_POINT),
             stopped_early: self.stopped_early,
             ascii_only,
         }
@@ -480,10 +472,11 @@ impl Detector {
 
     /// Every candidate, best first; disqualified ones last.
     pub fn ranking(&self, hints: &Hints<'_>) -> Vec<Candidate> {
-        self.ranked(hints).list
+        self.ranked(hints)
     }
 
-    fn ranked(&self, hints: &Hints<'_>) -> Ranked {
+    /// Every candidate with its score (prior included), in the fixed candidate order.
+    fn entries(&self, hints: &Hints<'_>) -> [Entry; CANDIDATES] {
         let region = hints.region();
         let prior = |e: Encoding| -> i64 {
             let mut p = i64::from(base_prior(e));
@@ -492,92 +485,148 @@ impl Detector {
             }
             p
         };
-        // (encoding, units, disqualified, equivalence key)
-        let mut all: Vec<(Encoding, i64, bool, Key)> = Vec::with_capacity(36);
+        let mut all = [Entry {
+            encoding: Encoding::Utf8,
+            units: 0,
+            dead: true,
+            pruned: false,
+            key: Key::Multi(0),
+        }; CANDIDATES];
+        let mut slots = all.iter_mut();
+        let mut push = |e: Entry| {
+            if let Some(slot) = slots.next() {
+                *slot = e;
+            }
+        };
         for (i, m) in self.multi.iter().enumerate() {
             let Some(&encoding) = MULTI.get(i) else {
                 continue;
             };
             let dead = !m.alive || (encoding == Encoding::Utf8 && !hints.allow_utf8);
+            let pruned = self.multi_off & (1 << i) != 0;
+            let key = Key::Multi(i);
             if encoding == Encoding::Gb18030 {
                 let (first, second) = if self.gb_four_byte {
                     (Encoding::Gb18030, Encoding::Gbk)
                 } else {
                     (Encoding::Gbk, Encoding::Gb18030)
                 };
-                all.push((
-                    first,
-                    m.score.saturating_add(prior(first)),
+                let units = m.score.saturating_add(prior(first));
+                push(Entry {
+                    encoding: first,
+                    units,
                     dead,
-                    Key::Multi(1),
-                ));
+                    pruned,
+                    key,
+                });
                 // The twin decodes alike: listed right after, one unit lower.
-                all.push((
-                    second,
-                    m.score.saturating_add(prior(first)).saturating_sub(1),
+                let units = units.saturating_sub(1);
+                push(Entry {
+                    encoding: second,
+                    units,
                     dead,
-                    Key::Multi(1),
-                ));
+                    pruned,
+                    key,
+                });
             } else {
-                let mut score = m.score.saturating_add(prior(encoding));
+                let mut units = m.score.saturating_add(prior(encoding));
                 if encoding == Encoding::Iso2022Jp && m.chars > 0 {
                     // Valid escapes to JIS text do not happen by chance.
-                    score = score.saturating_add(ISO_2022_JP_ESCAPES);
+                    units = units.saturating_add(ISO_2022_JP_ESCAPES);
                 }
-                all.push((encoding, score, dead, Key::Multi(i)));
+                push(Entry {
+                    encoding,
+                    units,
+                    dead,
+                    pruned,
+                    key,
+                });
             }
         }
         for (i, &encoding) in SINGLE.iter().enumerate() {
             let dead = self.single_disqualified(i);
-            let score = self.single_score.get(i).copied().unwrap_or(0);
-            all.push((
+            let units = self
+                .single_score
+                .get(i)
+                .copied()
+                .unwrap_or(0)
+                .saturating_add(prior(encoding));
+            let pruned = !dead && self.single_off & (1 << i) != 0;
+            push(Entry {
                 encoding,
-                score.saturating_add(prior(encoding)),
+                units,
                 dead,
-                Key::Single(i),
-            ));
+                pruned,
+                key: Key::Single(i),
+            });
         }
-        // Disqualified last; before them, the candidates that stopped being scored (they
-        // fell far behind, see `step_boundary`). Stable: equal scores keep the candidate
-        // order (most common first).
-        let pruned = |key: Key| match key {
-            Key::Single(i) => self.single_off & (1 << i) != 0,
-            Key::Multi(i) => self.multi_off & (1 << i) != 0,
-        };
-        all.sort_by(|a, b| {
-            a.2.cmp(&b.2)
-                .then(pruned(a.3).cmp(&pruned(b.3)))
-                .then(b.1.cmp(&a.1))
-        });
-        let mut runner_up_pruned = false;
-        let margin_units = match all.first() {
-            Some(&(_, best, false, key)) => all
-                .iter()
-                .skip(1)
-                .find(|c| !c.2 && !self.equivalent(key, c.3))
-                .map(|c| {
-                    let diff = best.saturating_sub(c.1).max(0);
-                    if pruned(c.3) && !pruned(key) {
-                        runner_up_pruned = true;
-                        diff.max(PRUNE)
-                    } else {
-                        diff
-                    }
-                }),
-            _ => None,
-        };
-        Ranked {
-            list: all
-                .into_iter()
-                .map(|(encoding, units, disqualified, _)| Candidate {
-                    encoding,
-                    score: units as f32 / UNITS_PER_POINT,
-                    disqualified,
-                })
-                .collect(),
-            margin_units,
-            runner_up_pruned,
+        all
+    }
+
+    /// The winner's index in `all`, the margin (units) over the best candidate that
+    /// decodes differently, and whether that runner-up stopped being scored. Ties go to
+    /// the earlier candidate.
+    fn top(&self, all: &[Entry]) -> (Option<usize>, Option<i64>, bool) {
+        let better = |a: &Entry, b: &Entry| a.order() < b.order();
+        let mut winner: Option<(usize, &Entry)> = None;
+        for (i, e) in all.iter().enumerate() {
+            if winner.is_none_or(|(_, w)| better(e, w)) {
+                winner = Some((i, e));
+            }
         }
+        let Some((index, w)) = winner else {
+            return (None, None, false);
+        };
+        if w.dead {
+            return (Some(index), None, false);
+        }
+        let mut runner: Option<&Entry> = None;
+        for (i, e) in all.iter().enumerate() {
+            if i != index
+                && !e.dead
+                && runner.is_none_or(|r| better(e, r))
+                && !self.equivalent(w.key, e.key)
+            {
+                runner = Some(e);
+            }
+        }
+        match runner {
+            None => (Some(index), None, false),
+            Some(r) => {
+                let diff = w.units.saturating_sub(r.units).max(0);
+                if r.pruned && !w.pruned {
+                    (Some(index), Some(diff.max(PRUNE)), true)
+                } else {
+                    (Some(index), Some(diff), false)
+                }
+            }
+        }
+    }
+
+    /// Every candidate, sorted: disqualified last; before them, those that stopped being
+    /// scored (they fell far behind, see `step_boundary`); equal scores keep the candidate
+    /// order (most common first).
+    fn ranked(&self, hints: &Hints<'_>) -> Vec<Candidate> {
+        let mut all = self.entries(hints);
+        // Insertion sort: stable, and no allocation.
+        for i in 1..all.len() {
+            let mut j = i;
+            while let (Some(a), Some(b)) = (all.get(j.wrapping_sub(1)), all.get(j)) {
+                if b.order() < a.order() {
+                    all.swap(j.wrapping_sub(1), j);
+                    j = j.wrapping_sub(1);
+                } else {
+                    break;
+                }
+            }
+        }
+        all.iter()
+            .map(|e| Candidate {
+                encoding: e.encoding,
+                score: e.units as f32 / UNITS_PER_POINT,
+                disqualified: e.dead,
+            })
+            .collect()
     }
 
     /// Whether two candidates decode the input seen to the same text.
@@ -585,21 +634,22 @@ impl Detector {
         match (a, b) {
             (Key::Multi(x), Key::Multi(y)) => x == y,
             (Key::Single(x), Key::Single(y)) => {
-                let (Some(mx), Some(my)) = (SINGLE_MODELS.get(x), SINGLE_MODELS.get(y)) else {
-                    return false;
-                };
                 let (Some(&ex), Some(&ey)) = (SINGLE.get(x), SINGLE.get(y)) else {
                     return false;
                 };
-                (0u8..128).all(|k| {
-                    let word = self
-                        .seen_high
-                        .get(usize::from(k >> 6))
-                        .copied()
-                        .unwrap_or(0);
-                    word & (1u64 << (k & 0x3F)) == 0
-                        || score::same_char(ex, ey, k)
-                        || core::ptr::eq(mx, my)
+                // Compare the two decodings of each high byte seen.
+                self.seen_high.iter().enumerate().all(|(w, &word)| {
+                    let mut bits = word;
+                    while bits != 0 {
+                        let k = (w as u32)
+                            .wrapping_mul(64)
+                            .wrapping_add(bits.trailing_zeros());
+                        if !score::same_char(ex, ey, k as u8) {
+                            return false;
+                        }
+                        bits &= bits.wrapping_sub(1);
+                    }
+                    true
                 })
             }
             _ => false,
@@ -613,11 +663,24 @@ enum Key {
     Single(usize),
 }
 
-struct Ranked {
-    list: Vec<Candidate>,
-    margin_units: Option<i64>,
-    /// The runner-up stopped being scored: every other candidate fell far behind.
-    runner_up_pruned: bool,
+/// Number of candidates in a ranking.
+const CANDIDATES: usize = 36;
+
+/// A candidate while ranking.
+#[derive(Clone, Copy, Debug)]
+struct Entry {
+    encoding: Encoding,
+    units: i64,
+    dead: bool,
+    pruned: bool,
+    key: Key,
+}
+
+impl Entry {
+    /// Smaller is better.
+    fn order(&self) -> (bool, bool, core::cmp::Reverse<i64>) {
+        (self.dead, self.pruned, core::cmp::Reverse(self.units))
+    }
 }
 
 fn flavor(i: usize) -> Flavor {
@@ -633,20 +696,11 @@ fn flavor(i: usize) -> Flavor {
 /// The score of the pair `prev`, `cur` (one of them non-ASCII) for a single-byte model.
 #[inline(always)]
 fn single_pair(model: &score::SingleByteModel, prev: u8, cur: u8) -> i64 {
-    let code = |b: u8| -> (u8, i8) {
-        if b >= 0x80 {
-            let k = usize::from(b & 0x7F);
-            (
-                model.code.get(k).copied().unwrap_or(ERROR),
-                model.unigram.get(k).copied().unwrap_or(0),
-            )
-        } else {
-            (ascii_code(b, model.latin), 0)
-        }
-    };
-    let (prev_code, _) = code(prev);
-    let (cur_code, uni) = code(cur);
-    i64::from(uni).saturating_add(i64::from(pair_score(model.script, prev_code, cur_code)))
+    // `u8` indexes the 256 entries: no bounds check.
+    let p = model.entry.get(usize::from(prev)).copied().unwrap_or(0);
+    let c = model.entry.get(usize::from(cur)).copied().unwrap_or(0);
+    let uni = i64::from((c >> 8) as u8 as i8);
+    uni.saturating_add(i64::from(pair_score(model.script, p as u8, c as u8)))
 }
 
 /// Runs a multi-byte candidate's decoder over `bytes` and scores its output. Returns

@@ -58,6 +58,9 @@ pub(crate) struct SingleByteModel {
     pub(crate) latin: bool,
     /// The bytes 0x80–0xFF the decoder rejects, a bit each (0x80 + 64 × word + bit).
     pub(crate) errors: [u64; 2],
+    /// Every byte's code (low 8 bits) and unigram score (high 8 bits, as `i8`), ASCII
+    /// included: one load per byte in the hot loop.
+    pub(crate) entry: [u16; 256],
 }
 
 const fn script_model(encoding: crate::Encoding) -> &'static ScriptModel {
@@ -195,6 +198,7 @@ const fn build(encoding: crate::Encoding) -> SingleByteModel {
             Group::Western | Group::Central | Group::Turkish | Group::Baltic | Group::Vietnamese
         ),
         errors: [0; 2],
+        entry: [0; 256],
     };
     let rare = (script.classes - 1) as u8;
     let mut i = 0;
@@ -214,6 +218,15 @@ const fn build(encoding: crate::Encoding) -> SingleByteModel {
         }
         i += 1;
     }
+    let mut b = 0;
+    while b < 256 {
+        out.entry[b] = if b < 128 {
+            ascii_code(b as u8, out.latin) as u16
+        } else {
+            out.code[b - 128] as u16 | ((out.unigram[b - 128] as u8 as u16) << 8)
+        };
+        b += 1;
+    }
     out
 }
 
@@ -226,6 +239,7 @@ const fn build_all() -> [SingleByteModel; 28] {
             script: &model::WESTERN,
             latin: true,
             errors: [0; 2],
+            entry: [0; 256],
         }
     }; 28];
     let mut i = 0;
@@ -242,7 +256,7 @@ pub(crate) static SINGLE_MODELS: [SingleByteModel; 28] = build_all();
 /// Class of an ASCII byte: in Latin models a letter's own class (1–26), elsewhere 1 for
 /// every letter (`| UPPER` for capitals); everything else a boundary.
 #[inline(always)]
-pub(crate) fn ascii_code(b: u8, latin: bool) -> u8 {
+pub(crate) const fn ascii_code(b: u8, latin: bool) -> u8 {
     let lower = b | 0x20;
     if !lower.is_ascii_lowercase() {
         return BOUNDARY;
