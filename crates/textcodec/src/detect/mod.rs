@@ -351,11 +351,11 @@ impl Detector {
             if self.single_off & (1 << i) != 0 {
                 continue;
             }
-            let total = pairs.iter().fold(0i64, |t, &(p, c)| {
-                t.saturating_add(single_pair(model, p, c))
-            });
+            let total = pairs
+                .iter()
+                .fold(0i32, |t, &(p, c)| t.wrapping_add(single_pair(model, p, c)));
             if let Some(t) = self.single_score.get_mut(i) {
-                *t = t.saturating_add(total);
+                *t = t.saturating_add(i64::from(total));
             }
         }
     }
@@ -412,7 +412,7 @@ impl Detector {
             for (i, model) in SINGLE_MODELS.iter().enumerate() {
                 if self.single_off & (1 << i) == 0 {
                     if let Some(t) = self.single_score.get_mut(i) {
-                        *t = t.saturating_add(single_pair(model, self.prev, b' '));
+                        *t = t.saturating_add(i64::from(single_pair(model, self.prev, b' ')));
                     }
                 }
             }
@@ -695,12 +695,12 @@ fn flavor(i: usize) -> Flavor {
 
 /// The score of the pair `prev`, `cur` (one of them non-ASCII) for a single-byte model.
 #[inline(always)]
-fn single_pair(model: &score::SingleByteModel, prev: u8, cur: u8) -> i64 {
+fn single_pair(model: &score::SingleByteModel, prev: u8, cur: u8) -> i32 {
     // `u8` indexes the 256 entries: no bounds check.
     let p = model.entry.get(usize::from(prev)).copied().unwrap_or(0);
     let c = model.entry.get(usize::from(cur)).copied().unwrap_or(0);
-    let uni = i64::from((c >> 8) as u8 as i8);
-    uni.saturating_add(i64::from(pair_score(model.script, p as u8, c as u8)))
+    // At most ±400 per pair: no overflow within a step's 256 pairs.
+    pair_score(model.script, p, c)
 }
 
 /// Runs a multi-byte candidate's decoder over `bytes` and scores its output. Returns

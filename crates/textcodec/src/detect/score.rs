@@ -58,9 +58,10 @@ pub(crate) struct SingleByteModel {
     pub(crate) latin: bool,
     /// The bytes 0x80–0xFF the decoder rejects, a bit each (0x80 + 64 × word + bit).
     pub(crate) errors: [u64; 2],
-    /// Every byte's code (low 8 bits) and unigram score (high 8 bits, as `i8`), ASCII
-    /// included: one load per byte in the hot loop.
-    pub(crate) entry: [u16; 256],
+    /// Every byte's class (bits 0–6), unigram score (bits 8–15, as `i8`) and case (bits
+    /// 16–17, see `case_of`), ASCII included: one load per byte in the hot loop. An error
+    /// byte's class is 127 (outside every model: scores the minimum).
+    pub(crate) entry: [u32; 256],
 }
 
 const fn script_model(encoding: crate::Encoding) -> &'static ScriptModel {
@@ -220,11 +221,12 @@ const fn build(encoding: crate::Encoding) -> SingleByteModel {
     }
     let mut b = 0;
     while b < 256 {
-        out.entry[b] = if b < 128 {
-            ascii_code(b as u8, out.latin) as u16
+        let (code, uni) = if b < 128 {
+            (ascii_code(b as u8, out.latin), 0)
         } else {
-            out.code[b - 128] as u16 | ((out.unigram[b - 128] as u8 as u16) << 8)
+            (out.code[b - 128], out.unigram[b - 128])
         };
+        out.entry[b] = (code & 0x7F) as u32 | ((uni as u8 as u32) << 8) | (case_of(code) << 16);
         b += 1;
     }
     out
@@ -273,31 +275,36 @@ pub(crate) const fn ascii_code(b: u8, latin: bool) -> u8 {
     }
 }
 
-/// The score of the pair `prev`, `cur` (codes, not [`ERROR`]) in a script model.
+/// Case of a code: 0 boundary, 1 small, 2 capital.
+const fn case_of(code: u8) -> u32 {
+    if code & 0x7F == BOUNDARY {
+        0
+    } else if code & UPPER != 0 {
+        2
+    } else {
+        1
+    }
+}
+
+/// The score of the pair of bytes whose [`SingleByteModel::entry`] values are `prev` and
+/// `cur`, in a script model.
 #[inline(always)]
-pub(crate) fn pair_score(script: &ScriptModel, prev: u8, cur: u8) -> i32 {
-    let case = |code: u8| -> usize {
-        if code & 0x7F == BOUNDARY {
-            0
-        } else if code & UPPER != 0 {
-            2
-        } else {
-            1
-        }
-    };
-    let a = usize::from(prev & 0x7F);
-    let b = usize::from(cur & 0x7F);
+pub(crate) fn pair_score(script: &ScriptModel, prev: u32, cur: u32) -> i32 {
+    let a = (prev & 0x7F) as usize;
+    let b = (cur & 0x7F) as usize;
     let pair = script
         .pairs
         .get(a.wrapping_mul(script.classes).wrapping_add(b))
         .copied()
         .unwrap_or(i8::MIN);
-    let case = script
-        .case
-        .get(case(prev).wrapping_mul(3).wrapping_add(case(cur)))
-        .copied()
-        .unwrap_or(0);
-    i32::from(pair).wrapping_add(i32::from(case))
+    let case = ((prev >> 16) & 3)
+        .wrapping_mul(3)
+        .wrapping_add((cur >> 16) & 3);
+    let case = script.case.get(case as usize).copied().unwrap_or(0);
+    let uni = i32::from((cur >> 8) as u8 as i8);
+    i32::from(pair)
+        .wrapping_add(i32::from(case))
+        .wrapping_add(uni)
 }
 
 /// What a multi-byte candidate's text is expected to be.
