@@ -177,8 +177,12 @@ fn main() {
                             s.text.chars().take(80).collect::<String>()
                         );
                         if s.chars >= 256 {
-                            let path = std::env::temp_dir()
-                                .join(format!("detect-fail-{}-{}-{}.bin", e.name(), g.name(), s.chars));
+                            let path = std::env::temp_dir().join(format!(
+                                "detect-fail-{}-{}-{}.bin",
+                                e.name(),
+                                g.name(),
+                                s.chars
+                            ));
                             let _ = std::fs::write(path, &s.bytes);
                         }
                     }
