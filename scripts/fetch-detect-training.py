@@ -12,7 +12,9 @@ can encode (a precomposed letter it lacks becomes the nearest letter it has plus
 combining tone mark, as legacy Vietnamese text was written); Python's `cp1258` codec is
 only asked whether a character is encodable.
 
-Only the `msgstr` strings (the translations) are kept, one per line, per language, in
+Only the `msgstr` strings (the translations) are kept, with the program's placeholders
+(`%(name)s`, `%s`, `{0}`), HTML tags, entities and URLs removed (they are not text of the
+language), one per line, per language, in
 `detect-corpus/<lang>.txt` (UTF-8, NFC as found), sorted and de-duplicated so the output
 does not depend on the order of the archive. `detect-corpus/MANIFEST.txt` lists every
 package, version, licence, SHA-256 of the wheel, and the languages taken from it.
@@ -43,6 +45,21 @@ PACKAGES = [
 
 PO_STRING = re.compile(r'"((?:[^"\\]|\\.)*)"')
 ESCAPES = {"n": "\n", "t": "\t", '"': '"', "\\": "\\", "r": ""}
+
+
+PLACEHOLDERS = re.compile(
+    r"%\([^)]*\)[#0\- +]*\d*(?:\.\d+)?[a-zA-Z%]"  # %(name)s
+    r"|%[#0\- +]*\d*(?:\.\d+)?[diouxXeEfFgGcrsa]"  # %s, %d, %.2f
+    r"|\{[^{}]*\}"  # {0}, {name}
+    r"|<[^<>]*>"  # HTML tags
+    r"|&#?\w+;"  # entities
+    r"|https?://\S+"  # URLs
+)
+
+
+def clean(text):
+    """The text without placeholders, tags and URLs, spaces collapsed."""
+    return " ".join(PLACEHOLDERS.sub(" ", text).split())
 
 
 def unescape(s):
@@ -78,7 +95,7 @@ def msgstrs(text):
                 in_msgstr, current = False, []
     if in_msgstr and current and msgid != "":
         out.append("".join(current))
-    return [s for s in out if s.strip()]
+    return [c for c in (clean(s) for s in out) if c]
 
 
 def encodable_1258(ch):

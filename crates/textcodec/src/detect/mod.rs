@@ -220,6 +220,8 @@ pub struct Detector {
     seen_high: [u64; 2],
     /// The previous byte (a space at the start).
     prev: u8,
+    /// How many ASCII words (after an ASCII non-letter) start with each letter a–z.
+    word_starts: [u64; 26],
     examined: u64,
     non_ascii: u64,
     /// gb18030 decoded a four-byte sequence.
@@ -254,6 +256,7 @@ impl Detector {
             multi_off: 0,
             seen_high: [0; 2],
             prev: b' ',
+            word_starts: [0; 26],
             examined: 0,
             non_ascii: 0,
             gb_four_byte: false,
@@ -324,6 +327,18 @@ impl Detector {
             return;
         };
         self.prev = last;
+        // ASCII words: how often each letter starts one (after an ASCII non-letter).
+        let mut prev_letter = first_prev >= 0x80 || first_prev.is_ascii_alphabetic();
+        for &b in bytes {
+            let letter = b.is_ascii_alphabetic();
+            if letter && !prev_letter {
+                let k = usize::from((b | 0x20).wrapping_sub(b'a'));
+                if let Some(c) = self.word_starts.get_mut(k) {
+                    *c = c.saturating_add(1);
+                }
+            }
+            prev_letter = letter || b >= 0x80;
+        }
         if first_prev < 0x80 && bytes.is_ascii() {
             return;
         }
@@ -423,6 +438,24 @@ impl Detector {
                 self.gb_four_byte = true;
             }
         }
+    }
+
+    /// The evidence of the ASCII words for the non-Latin single-byte candidates: for
+    /// each word start, how much less likely a word starting with an ASCII letter is in
+    /// their script model than in the Latin model most at ease with that letter. Latin
+    /// text with a few non-ASCII letters is not Cyrillic or Greek text with a few Latin
+    /// words. One value per candidate (0 for the Latin ones).
+    fn ascii_words(&self) -> [i64; 28] {
+        let mut out = [0i64; 28];
+        if self.word_starts.iter().all(|&c| c == 0) {
+            return out;
+        }
+        for (o, row) in out.iter_mut().zip(&score::WORD_STARTS) {
+            for (&count, &d) in self.word_starts.iter().zip(row) {
+                *o = o.saturating_add(i64::from(d).saturating_mul(count as i64));
+            }
+        }
+        out
     }
 
     /// Whether `SINGLE[i]`'s decoder rejects one of the bytes seen.
@@ -543,6 +576,7 @@ impl Detector {
                 });
             }
         }
+        let ascii_words = self.ascii_words();
         for (i, &encoding) in SINGLE.iter().enumerate() {
             let dead = self.single_disqualified(i);
             let units = self
@@ -550,7 +584,8 @@ impl Detector {
                 .get(i)
                 .copied()
                 .unwrap_or(0)
-                .saturating_add(prior(encoding));
+                .saturating_add(prior(encoding))
+                .saturating_add(ascii_words.get(i).copied().unwrap_or(0));
             let pruned = !dead && self.single_off & (1 << i) != 0;
             push(Entry {
                 encoding,

@@ -252,6 +252,51 @@ const fn build_all() -> [SingleByteModel; 28] {
     out
 }
 
+/// A word start (a space, then ASCII letter `k`) in a model, at compile time.
+#[allow(clippy::arithmetic_side_effects)] // compile time: in-range table indexes
+const fn word_start(m: &SingleByteModel, k: usize) -> i32 {
+    let space = m.entry[b' ' as usize];
+    let letter = m.entry[b'a' as usize + k];
+    let a = (space & 0x7F) as usize;
+    let b = (letter & 0x7F) as usize;
+    let case = ((space >> 16) & 3) * 3 + ((letter >> 16) & 3);
+    m.script.pairs[a * m.script.classes + b] as i32 + m.script.case[case as usize] as i32
+}
+
+/// For each single-byte model and ASCII letter: how much less likely a word starting with
+/// it is than in the Latin model most at ease with it (≤ 0; 0 for Latin models).
+#[allow(clippy::arithmetic_side_effects)] // compile time: loop indexes in range
+const fn build_word_starts() -> [[i16; 26]; 28] {
+    let mut out = [[0i16; 26]; 28];
+    let mut k = 0;
+    while k < 26 {
+        let mut best = i32::MIN;
+        let mut i = 0;
+        while i < 28 {
+            if SINGLE_MODELS[i].latin {
+                let s = word_start(&SINGLE_MODELS[i], k);
+                if s > best {
+                    best = s;
+                }
+            }
+            i += 1;
+        }
+        let mut i = 0;
+        while i < 28 {
+            if !SINGLE_MODELS[i].latin {
+                let d = word_start(&SINGLE_MODELS[i], k) - best;
+                out[i][k] = if d < 0 { d as i16 } else { 0 };
+            }
+            i += 1;
+        }
+        k += 1;
+    }
+    out
+}
+
+/// [`build_word_starts`], by candidate (order of [`SINGLE`]) and letter.
+pub(crate) static WORD_STARTS: [[i16; 26]; 28] = build_word_starts();
+
 /// The single-byte models, in the order of [`SINGLE`].
 pub(crate) static SINGLE_MODELS: [SingleByteModel; 28] = build_all();
 
