@@ -8,7 +8,7 @@
 //! benchmark's job. Throughput (one thread, fresh detector per sample, and one long
 //! input fed in 64 KiB chunks) is meaningful: both detectors see the same bytes.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 use textcodec::detect::{Detector, Hints};
@@ -61,7 +61,7 @@ struct Sample {
     text: String,
 }
 
-fn samples(corpus: &PathBuf) -> Vec<Sample> {
+fn samples(corpus: &Path) -> Vec<Sample> {
     let mut out = Vec::new();
     for (langs, encodings) in configs() {
         let mut text = String::new();
@@ -129,8 +129,8 @@ fn main() {
         );
         return;
     }
-    let detectors: [(&str, fn(&[u8]) -> Encoding); 2] =
-        [("textcodec", ours), ("chardetng", chardetng)];
+    type Detect = fn(&[u8]) -> Encoding;
+    let detectors: [(&str, Detect); 2] = [("textcodec", ours), ("chardetng", chardetng)];
     println!(
         "accuracy on {} samples cut from the TRAINING corpus (tuning aid, optimistic)",
         samples.len()

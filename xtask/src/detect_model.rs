@@ -384,7 +384,7 @@ fn cjk_model(text: &str, hangul_top: &[u64]) -> CjkOut {
     let mut total = 0u64;
     for c in text.chars() {
         let cp = c as u32;
-        if cp >= 0x80 && cp < 0x10000 {
+        if (0x80..0x10000).contains(&cp) {
             counts[cjk_class(cp, &han_top, &han_seen, hangul_top)] += 1;
             total += 1;
         }
@@ -400,12 +400,10 @@ fn cjk_model(text: &str, hangul_top: &[u64]) -> CjkOut {
         let chars: Vec<char> = line.chars().collect();
         for w in chars.windows(2) {
             let (a, b) = (w[0], w[1]);
-            if !a.is_ascii() || !b.is_ascii() {
-                if (!a.is_ascii() && b.is_ascii_alphabetic())
-                    || (a.is_ascii_alphabetic() && !b.is_ascii())
-                {
-                    touching += 1;
-                }
+            if (!a.is_ascii() && b.is_ascii_alphabetic())
+                || (a.is_ascii_alphabetic() && !b.is_ascii())
+            {
+                touching += 1;
             }
         }
         sides += 2 * chars.iter().filter(|c| !c.is_ascii()).count() as u64;
