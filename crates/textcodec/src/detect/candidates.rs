@@ -251,8 +251,10 @@ pub(crate) fn base_prior(encoding: Encoding) -> i32 {
         EucJp | Windows1256 | Windows1254 | Iso8859_15 => -12,
         Windows1253 | Windows1255 | Windows874 | Koi8R | Iso8859_2 => -16,
         Windows1257 | Windows1258 | Iso8859_7 | Iso2022Jp => -20,
-        Koi8U | Iso8859_8 | Iso8859_5 | Ibm866 | Macintosh | Iso8859_13 => -28,
+        Koi8U | Iso8859_8 | Iso8859_5 | Ibm866 | Iso8859_13 => -28,
         Iso8859_8I | Iso8859_6 | XMacCyrillic | Iso8859_4 | Iso8859_16 => -32,
+        // macintosh: Mac OS Roman pages were rare on the web even then.
+        Macintosh => -44,
         _ => -36,
     }
 }
