@@ -17,6 +17,10 @@ fn main() {
     println!("{:?}", d.guess(&hints));
     if std::env::var_os("DETECT_DEBUG").is_some() {
         println!("{d:?}");
+        println!(
+            "size_of::<Detector>() = {}",
+            std::mem::size_of::<textcodec::detect::Detector>()
+        );
     }
     for c in d.ranking(&hints).iter().take(12) {
         println!(

@@ -503,7 +503,10 @@ impl Detector {
         }
     }
 
-    /// Every candidate, best first; disqualified ones last.
+    /// Every candidate (36: UTF-8, GBK, gb18030, Big5, EUC-JP, ISO-2022-JP, Shift_JIS,
+    /// EUC-KR and the 28 single-byte encodings), best first; disqualified ones last, and
+    /// before them the ones that stopped being scored (see *Memory and stopping*). The
+    /// first is [`Detector::guess`]'s encoding unless the input was ASCII only.
     pub fn ranking(&self, hints: &Hints<'_>) -> Vec<Candidate> {
         self.ranked(hints)
     }
