@@ -421,3 +421,16 @@ fn sniff_runs_the_detector_when_asked() {
     );
     assert_eq!(xml.source, Source::Default);
 }
+
+#[test]
+fn every_byte_disqualifies_exactly() {
+    // Every single byte, and every byte after a lead-capable one: each candidate is
+    // disqualified exactly when its decoder errors (the single-byte error masks are built
+    // at compile time from the library's indexes; this checks them against the decoders).
+    for b in 0..=255u8 {
+        check_exact(&[b]).unwrap();
+        check_exact(&[b'a', b, b' ']).unwrap();
+        check_exact(&[0x81, b]).unwrap();
+        check_exact(&[0xA4, b, b'x']).unwrap();
+    }
+}
