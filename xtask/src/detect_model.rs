@@ -10,7 +10,8 @@
 //!   punctuation, symbols), the ASCII letters (26 classes for Latin, one class for the
 //!   other scripts), the script's most frequent letters (case-folded), and one class for
 //!   its rarer letters — and class pairs are counted. A pair scores `ln P(b | a) + K`
-//!   (add-half smoothing; into the rare class also `− ln` of how many letters share it).
+//!   (add-half smoothing; into the rare class also `− ln` of how many letters share it,
+//!   and into the one ASCII-letter class of a non-Latin script `− ln 26`).
 //!   A 3 × 3 table scores case transitions (boundary, small, capital).
 //! * **Symbols**: every non-ASCII character that is not a letter scores `ln P(c | a
 //!   boundary)` over all languages; unlisted ones get the floor.
@@ -240,6 +241,11 @@ fn script_model(script: &Script, text: &str) -> ScriptOut {
             let mut lp = ln(p) + PAIR_K;
             if b == rare {
                 lp -= ln(rare_members);
+            }
+            if b == 1 && !script.latin_ascii {
+                // One class stands for 26 letters, which Latin models tell apart: make the
+                // two comparable.
+                lp -= ln(26.0);
             }
             pairs[a * classes + b] = units(lp, -128.0, 127.0);
         }
