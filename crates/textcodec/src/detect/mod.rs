@@ -188,7 +188,8 @@ impl core::hash::Hash for Guess {
 pub struct Candidate {
     /// The encoding.
     pub encoding: Encoding,
-    /// Its plausibility score (meaningless when disqualified).
+    /// Its plausibility score; for a disqualified single-byte candidate, its score at the
+    /// last 256-byte step before the byte that disqualified it (0 if in the first step).
     pub score: f32,
     /// Its decoder reported an error on the input (or UTF-8 was not allowed).
     pub disqualified: bool,
@@ -211,6 +212,10 @@ struct Multi {
 pub struct Detector {
     multi: [Multi; 7],
     single_score: [i64; 28],
+    /// Each single-byte candidate's score at the last step boundary where it was not
+    /// disqualified: what a disqualified one reports (the same for any chunking; its
+    /// scoring stops at the chunk where it was disqualified).
+    alive_score: [i64; 28],
     /// Bit `i`: `SINGLE[i]` is no longer scored (disqualified or far behind at a step
     /// boundary).
     single_off: u32,
@@ -252,6 +257,7 @@ impl Detector {
                 prev: 0x20,
             }),
             single_score: [0; 28],
+            alive_score: [0; 28],
             single_off: 0,
             multi_off: 0,
             seen_high: [0; 2],
@@ -363,7 +369,9 @@ impl Detector {
         }
         let pairs = pairs.get(..n).unwrap_or_default();
         for (i, model) in SINGLE_MODELS.iter().enumerate() {
-            if self.single_off & (1 << i) != 0 {
+            // Off, or disqualified by a byte seen (whose score is then the one at the last
+            // step boundary: see `alive_score`).
+            if self.single_off & (1 << i) != 0 || self.single_disqualified(i) {
                 continue;
             }
             let total = pairs
@@ -384,10 +392,16 @@ impl Detector {
             if model.errors[0] & self.seen_high[0] != 0 || model.errors[1] & self.seen_high[1] != 0
             {
                 self.single_off |= 1 << i;
-            } else if self.single_off & (1 << i) == 0 {
+            } else {
+                if let (Some(a), Some(&s)) = (self.alive_score.get_mut(i), self.single_score.get(i))
+                {
+                    *a = s;
+                }
                 // Only candidates still scored: frozen scores do not move on.
-                if let Some(&s) = self.single_score.get(i) {
-                    best_single = best_single.max(s);
+                if self.single_off & (1 << i) == 0 {
+                    if let Some(&s) = self.single_score.get(i) {
+                        best_single = best_single.max(s);
+                    }
                 }
             }
         }
@@ -425,7 +439,7 @@ impl Detector {
     fn finish(&mut self) {
         if self.prev >= 0x80 {
             for (i, model) in SINGLE_MODELS.iter().enumerate() {
-                if self.single_off & (1 << i) == 0 {
+                if self.single_off & (1 << i) == 0 && !self.single_disqualified(i) {
                     if let Some(t) = self.single_score.get_mut(i) {
                         *t = t.saturating_add(i64::from(single_pair(model, self.prev, b' ')));
                     }
@@ -582,8 +596,12 @@ impl Detector {
         let ascii_words = self.ascii_words();
         for (i, &encoding) in SINGLE.iter().enumerate() {
             let dead = self.single_disqualified(i);
-            let units = self
-                .single_score
+            let scores = if dead {
+                &self.alive_score
+            } else {
+                &self.single_score
+            };
+            let units = scores
                 .get(i)
                 .copied()
                 .unwrap_or(0)
