@@ -66,6 +66,7 @@
 )]
 
 mod candidates;
+mod multi;
 #[rustfmt::skip]
 #[allow(clippy::unreadable_literal)]
 mod generated {
@@ -75,9 +76,10 @@ mod score;
 
 use alloc::vec::Vec;
 
-use crate::{BomHandling, DecodeErrorMode, DecodeStatus, Decoder, DecoderOptions, Encoding};
+use crate::{BomHandling, DecodeErrorMode, Decoder, DecoderOptions, Encoding};
 use candidates::{base_prior, Region, MULTI, SINGLE};
-use score::{cjk_score, pair_score, Flavor, SINGLE_MODELS, UNITS_PER_POINT};
+use multi::{examine_multi, flavor, Multi};
+use score::{pair_score, SINGLE_MODELS, UNITS_PER_POINT};
 
 /// [`Guess::margin`] when no surviving candidate decodes the input differently.
 pub const NO_RUNNER_UP: f32 = 1.0e6;
@@ -193,18 +195,6 @@ pub struct Candidate {
     pub score: f32,
     /// Its decoder reported an error on the input (or UTF-8 was not allowed).
     pub disqualified: bool,
-}
-
-/// A multi-byte candidate's decoder and evidence.
-#[derive(Clone, Debug)]
-struct Multi {
-    decoder: Decoder,
-    alive: bool,
-    score: i64,
-    /// Non-ASCII characters decoded.
-    chars: u64,
-    /// The last unit decoded (a space at the start).
-    prev: u16,
 }
 
 /// The streaming detector: feed it the bytes, then ask for a [`Guess`].
@@ -739,16 +729,6 @@ impl Entry {
     }
 }
 
-fn flavor(i: usize) -> Flavor {
-    match MULTI.get(i) {
-        Some(Encoding::Utf8) => Flavor::Utf8,
-        Some(Encoding::Gb18030) => Flavor::SimplifiedChinese,
-        Some(Encoding::Big5) => Flavor::TraditionalChinese,
-        Some(Encoding::EucKr) => Flavor::Korean,
-        _ => Flavor::Japanese,
-    }
-}
-
 /// The score of the pair `prev`, `cur` (one of them non-ASCII) for a single-byte model.
 #[inline(always)]
 fn single_pair(model: &score::SingleByteModel, prev: u8, cur: u8) -> i32 {
@@ -757,43 +737,6 @@ fn single_pair(model: &score::SingleByteModel, prev: u8, cur: u8) -> i32 {
     let c = model.entry.get(usize::from(cur)).copied().unwrap_or(0);
     // At most ±400 per pair: no overflow within a step's 256 pairs.
     pair_score(model.script, p, c)
-}
-
-/// Runs a multi-byte candidate's decoder over `bytes` and scores its output. Returns
-/// whether a supplementary or four-byte-only character was decoded (gb18030).
-fn examine_multi(m: &mut Multi, bytes: &[u8], last: bool, flavor: Flavor, scoring: bool) -> bool {
-    let mut buf = [0u16; 128];
-    let mut rest = bytes;
-    let mut four = false;
-    loop {
-        let result = m.decoder.decode_to_utf16(rest, &mut buf, last);
-        let mut prev = m.prev;
-        let mut total = 0i64;
-        let written = if scoring { result.written } else { 0 };
-        for &unit in buf.get(..written).unwrap_or_default() {
-            if unit >= 0x80 || prev >= 0x80 {
-                total = total.saturating_add(i64::from(cjk_score(flavor, prev, unit)));
-                if unit >= 0x80 {
-                    m.chars = m.chars.saturating_add(1);
-                    if flavor == Flavor::SimplifiedChinese && score::gb18030_four_byte_only(unit) {
-                        four = true;
-                    }
-                }
-            }
-            prev = unit;
-        }
-        m.prev = prev;
-        m.score = m.score.saturating_add(total);
-        rest = rest.get(result.read..).unwrap_or_default();
-        match result.status {
-            DecodeStatus::Malformed(_) => {
-                m.alive = false;
-                return four;
-            }
-            DecodeStatus::OutputFull => continue,
-            DecodeStatus::InputEmpty => return four,
-        }
-    }
 }
 
 /// Detects the encoding of a whole input in one call: [`Detector::feed`] with `last`, then
