@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Fuzz smoke test: builds every cargo-fuzz target in fuzz/ and runs each for a short while
-# (FUZZ_SMOKE_SECONDS, default 20 s; 11 targets ≈ 4 minutes of fuzzing after the build)
+# (FUZZ_SMOKE_SECONDS, default 20 s; 12 targets ≈ 4 minutes of fuzzing after the build)
 # from its seed corpus. Any crash, panic, timeout or leak fails the check. The long runs
 # (10 minutes and more per target) are manual; see SECURITY.md.
 # Skips (exit 0, saying why) only when nightly Rust or cargo-fuzz is not usable here.

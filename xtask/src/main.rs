@@ -10,6 +10,7 @@ use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
+mod detect_model;
 mod gen;
 
 fn main() -> ExitCode {
@@ -17,6 +18,7 @@ fn main() -> ExitCode {
     let mut check = false;
     let mut spec: Option<PathBuf> = None;
     let mut command: Option<String> = None;
+    let mut corpus: Option<PathBuf> = None;
     let mut it = args.iter();
     while let Some(arg) = it.next() {
         match arg.as_str() {
@@ -24,6 +26,10 @@ fn main() -> ExitCode {
             "--spec" => match it.next() {
                 Some(dir) => spec = Some(PathBuf::from(dir)),
                 None => return usage("--spec needs a directory"),
+            },
+            "--corpus" => match it.next() {
+                Some(dir) => corpus = Some(PathBuf::from(dir)),
+                None => return usage("--corpus needs a directory"),
             },
             "-h" | "--help" => return usage(""),
             other if command.is_none() => command = Some(other.to_string()),
@@ -40,6 +46,16 @@ fn main() -> ExitCode {
                 ExitCode::FAILURE
             }
         },
+        Some("gen-detect") => {
+            let corpus = corpus.unwrap_or_else(|| root.join("detect-corpus"));
+            match detect_model::run(&root, &corpus, check) {
+                Ok(()) => ExitCode::SUCCESS,
+                Err(e) => {
+                    eprintln!("xtask gen-detect: {e}");
+                    ExitCode::FAILURE
+                }
+            }
+        }
         _ => usage("missing command"),
     }
 }
@@ -50,6 +66,7 @@ fn usage(problem: &str) -> ExitCode {
     }
     eprintln!("usage: cargo xtask gen [--check] [--spec DIR]");
     eprintln!("  gen      regenerate every @generated table from the Standard's index files");
+    eprintln!("  gen-detect [--check] [--corpus DIR]  the detector's model from detect-corpus/");
     eprintln!("  --check  write nothing; fail if a committed file is out of date");
     eprintln!("  --spec   directory holding index-*.txt and encodings.json");
     eprintln!("           (default: ../shared/spec/indexes beside the workspace)");

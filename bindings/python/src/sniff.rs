@@ -33,6 +33,7 @@ fn source_name(source: Source) -> &'static str {
         Source::LocaleDefault => "locale-default",
         Source::Default => "default",
         Source::Utf8Only => "utf-8-only",
+        Source::Detection => "detection",
     }
 }
 
@@ -194,6 +195,7 @@ impl Options {
             user_override: self.user_override,
             fallback: self.fallback,
             locale: self.locale.as_deref(),
+            ..SniffOptions::default()
         }
     }
 }

@@ -56,6 +56,7 @@ pub fn sniff_prefix(prefix: &[u8], settings: &SniffSettings, path: Option<&Path>
         user_override: settings.user_override,
         fallback: settings.fallback,
         locale: settings.locale.as_deref(),
+        ..SniffOptions::default()
     };
     sniff(prefix, &options)
 }
@@ -88,6 +89,7 @@ fn source_key(source: Source) -> &'static str {
         Source::LocaleDefault => "locale-default",
         Source::Default => "default",
         Source::Utf8Only => "utf-8-only",
+        Source::Detection => "detection",
     }
 }
 

@@ -71,7 +71,9 @@
 //!    "same origin"), and the referring document's *environment encoding* for CSS; XML
 //!    and JSON ignore it. After it, HTML and plain text use the locale table
 //!    ([`SniffOptions::locale`], [`default_for_locale`]) or windows-1252; XML and CSS use
-//!    UTF-8. Steps 7 (previous visit) and 8 (frequency analysis) are not implemented.
+//!    UTF-8. Step 7 (previous visit) is not implemented; step 8 (frequency analysis) is
+//!    the opt-in [`SniffOptions::detect`] ([`crate::detect`]), run before step 6 so a
+//!    detected encoding wins over the parent document's.
 //! 7. **Plain text** (`text/plain` navigations) uses the HTML algorithm without the
 //!    `<meta>` prescan: BOM, override, transport, fallback, default.
 //! 8. **XML**: BOM, user override, `Content-Type` charset, UTF-16 without BOM
@@ -235,6 +237,9 @@ pub enum Source {
     /// [`SniffOptions::fallback`]: the parent document's (HTML) or the referring
     /// document's (CSS) encoding.
     Fallback,
+    /// HTML and plain text with [`SniffOptions::detect`]: the encoding detector
+    /// ([`crate::detect`]; the HTML Standard's step 8, "frequency analysis"), tentative.
+    Detection,
     /// The HTML Standard's default for [`SniffOptions::locale`].
     LocaleDefault,
     /// The kind's default: windows-1252 for HTML and plain text, UTF-8 for XML and CSS.
@@ -254,6 +259,7 @@ impl fmt::Display for Source {
             Source::Utf16Pattern => "UTF-16 pattern in the first bytes",
             Source::CssCharset => "@charset rule",
             Source::Fallback => "fallback encoding",
+            Source::Detection => "detection",
             Source::LocaleDefault => "locale default",
             Source::Default => "default",
             Source::Utf8Only => "UTF-8-only format",
@@ -287,7 +293,19 @@ pub struct SniffOptions<'a> {
     pub fallback: Option<Encoding>,
     /// The user's locale as a language tag, for the HTML default table
     /// ([`default_for_locale`]); without it, HTML and plain text default to windows-1252.
+    /// Also the detector's locale hint.
     pub locale: Option<&'a str>,
+    /// HTML and plain text: run the encoding detector ([`crate::detect`]) when the BOM,
+    /// the override, the transport layer and the prescan decided nothing, before the
+    /// fallback and the locale default ([`Source::Detection`], tentative). Off by
+    /// default. The detector examines every byte given to [`sniff`] (not only the first
+    /// 1024: more bytes, better guesses), treating them as a prefix (a sequence cut at
+    /// the end is not an error); UTF-8 is an allowed answer. ASCII-only bytes give it no
+    /// evidence: the later steps decide (the report still carries the detector's
+    /// [`SniffReport::detection`]).
+    pub detect: bool,
+    /// The detector's top-level-domain hint ([`crate::detect::Hints::tld`]), e.g. `b"jp"`.
+    pub tld: Option<&'a [u8]>,
 }
 
 impl SniffOptions<'_> {
@@ -306,7 +324,62 @@ impl SniffOptions<'_> {
             user_override: self.user_override,
             fallback: self.fallback,
             locale_default: self.locale.map(default_for_locale),
+            detect: if self.detect {
+                Some(DetectHints::new(self.tld, self.locale))
+            } else {
+                None
+            },
         }
+    }
+}
+
+/// The detector's hints, owned (a [`ResourceDecoder`] keeps them): longer TLDs and locale
+/// tags than the buffers hold are dropped.
+#[derive(Clone, Copy, Debug)]
+struct DetectHints {
+    tld: [u8; 16],
+    tld_len: Option<usize>,
+    locale: [u8; 32],
+    locale_len: Option<usize>,
+}
+
+impl DetectHints {
+    fn new(tld: Option<&[u8]>, locale: Option<&str>) -> Self {
+        let mut h = DetectHints {
+            tld: [0; 16],
+            tld_len: None,
+            locale: [0; 32],
+            locale_len: None,
+        };
+        if let Some(t) = tld {
+            if let Some(d) = h.tld.get_mut(..t.len()) {
+                d.copy_from_slice(t);
+                h.tld_len = Some(t.len());
+            }
+        }
+        if let Some(l) = locale {
+            if let Some(d) = h.locale.get_mut(..l.len()) {
+                d.copy_from_slice(l.as_bytes());
+                h.locale_len = Some(l.len());
+            }
+        }
+        h
+    }
+
+    fn guess(&self, bytes: &[u8]) -> crate::detect::Guess {
+        let tld = self.tld_len.and_then(|n| self.tld.get(..n));
+        let locale = self
+            .locale_len
+            .and_then(|n| self.locale.get(..n))
+            .and_then(|l| core::str::from_utf8(l).ok());
+        let hints = crate::detect::Hints {
+            tld,
+            allow_utf8: true,
+            locale,
+        };
+        let mut detector = crate::detect::Detector::new();
+        detector.feed(bytes, false);
+        detector.guess(&hints)
     }
 }
 
@@ -318,6 +391,7 @@ struct Resolved {
     user_override: Option<Encoding>,
     fallback: Option<Encoding>,
     locale_default: Option<Encoding>,
+    detect: Option<DetectHints>,
 }
 
 /// The decision: encoding, confidence, and why. `Display` gives one human line, e.g.
@@ -342,6 +416,9 @@ pub struct SniffReport {
     pub prescan: Option<PrescanSource>,
     /// The error mode to decode with: fatal for XML, replacement otherwise.
     pub error_mode: DecodeErrorMode,
+    /// The encoding detector's guess (score, margin), when it ran
+    /// ([`SniffOptions::detect`], and nothing before it decided).
+    pub detection: Option<crate::detect::Guess>,
 }
 
 impl SniffReport {
@@ -354,6 +431,7 @@ impl SniffReport {
             bom_length: 0,
             offset: None,
             prescan: None,
+            detection: None,
             error_mode: if kind == ResourceKind::Xml {
                 DecodeErrorMode::Fatal
             } else {
@@ -407,6 +485,9 @@ impl fmt::Display for SniffReport {
         if let Some(offset) = self.offset {
             write!(f, " at byte {offset}")?;
         }
+        if let (Source::Detection, Some(g)) = (self.source, self.detection) {
+            write!(f, " (score {:.1}, margin {:.1})", g.score, g.margin)?;
+        }
         if self.source == Source::Bom {
             write!(f, " ({} bytes)", self.bom_length)?;
         }
@@ -431,6 +512,7 @@ fn bom_len(encoding: Encoding) -> usize {
 ///   prescan of the first 1024 bytes ([`html_prescan_detailed`], tentative); 6. the parent
 ///   document's encoding unless UTF-16BE/LE (tentative); 9. the locale default or
 ///   windows-1252 (tentative).
+///   With [`SniffOptions::detect`], step 8 (the detector, tentative) runs after step 5.
 /// * **Plain text** — the same without step 5.
 /// * **XML** — BOM, user override, transport charset, UTF-16 without BOM
 ///   ([`xml_utf16_without_bom`]), the encoding declaration ([`xml_declared_encoding`]),
@@ -458,8 +540,8 @@ pub fn sniff(prefix: &[u8], options: &SniffOptions<'_>) -> SniffReport {
     sniff_resolved(prefix, &options.resolve())
 }
 
-fn sniff_resolved(prefix: &[u8], options: &Resolved) -> SniffReport {
-    let prefix = prefix.get(..SNIFF_PREFIX_LEN).unwrap_or(prefix);
+fn sniff_resolved(given: &[u8], options: &Resolved) -> SniffReport {
+    let prefix = given.get(..SNIFF_PREFIX_LEN).unwrap_or(given);
     let kind = options.kind;
     let report =
         |encoding, confidence, source| SniffReport::new(kind, encoding, confidence, source);
@@ -536,15 +618,27 @@ fn sniff_resolved(prefix: &[u8], options: &Resolved) -> SniffReport {
         }
         ResourceKind::PlainText | ResourceKind::Json => {}
     }
+    // Step 8 (autodetection), run here before step 6 when asked for.
+    let detection = options.detect.map(|hints| hints.guess(given));
+    let with_detection = |mut r: SniffReport| {
+        r.detection = detection;
+        r
+    };
+    if let Some(guess) = detection {
+        let iso_2022_jp = guess.encoding == Encoding::Iso2022Jp;
+        if !guess.ascii_only || iso_2022_jp {
+            return with_detection(report(guess.encoding, tentative, Source::Detection));
+        }
+    }
     // HTML step 6: the parent document's encoding, unless UTF-16BE/LE.
     if let Some(encoding) = options.fallback.filter(|e| !e.is_utf16()) {
-        return report(encoding, tentative, Source::Fallback);
+        return with_detection(report(encoding, tentative, Source::Fallback));
     }
     // Step 9: the default.
-    match options.locale_default {
+    with_detection(match options.locale_default {
         Some(encoding) => report(encoding, tentative, Source::LocaleDefault),
         None => report(Encoding::Windows1252, tentative, Source::Default),
-    }
+    })
 }
 
 /// Sniffs ([`sniff`] on the first 1024 bytes) and decodes the whole resource in

@@ -1,0 +1,756 @@
+//! Detect the encoding of unlabelled bytes (the HTML Standard's *encoding sniffing
+//! algorithm* step 8: "attempt to autodetect the character encoding using frequency
+//! analysis or other algorithms").
+//!
+//! ```
+//! use textcodec::detect::{detect, Detector, Hints};
+//! use textcodec::Encoding;
+//!
+//! // "Привет, мир! Как дела?" in windows-1251.
+//! let bytes = b"\xcf\xf0\xe8\xe2\xe5\xf2, \xec\xe8\xf0! \xca\xe0\xea \xe4\xe5\xeb\xe0?";
+//! let guess = detect(bytes, &Hints::new());
+//! assert_eq!(guess.encoding, Encoding::Windows1251);
+//!
+//! // Streaming: chunks split anywhere give the same guess.
+//! let mut detector = Detector::new();
+//! for chunk in bytes.chunks(3) {
+//!     detector.feed(chunk, false);
+//! }
+//! detector.feed(b"", true);
+//! assert_eq!(detector.guess(&Hints::new()).encoding, guess.encoding);
+//! ```
+//!
+//! ## How it decides
+//!
+//! 1. **Exact elimination.** Every candidate's decoder (the library's own, streaming, in
+//!    fatal mode) runs over the input; a candidate whose decoder reports an error anywhere
+//!    is *disqualified*. A guess is never a disqualified candidate when another one
+//!    survives (UTF-8 counts as disqualified when [`Hints::allow_utf8`] is false).
+//! 2. **Plausibility.** Survivors are scored on their decoded text: single-byte encodings by
+//!    character classes and pairs of characters under their script's model, multi-byte
+//!    ones by their characters' classes (Han, kana, Hangul, symbols, private use) for the
+//!    language the encoding is for. Priors (how common an encoding is, and the
+//!    [`Hints::tld`]/[`Hints::locale`] region) break ties and decide short inputs.
+//! 3. **GBK and gb18030** decode alike: the detector returns GBK unless it saw a gb18030
+//!    four-byte sequence, and does not count the other as the runner-up of the
+//!    [`Guess::margin`]; likewise ISO-8859-8 and ISO-8859-8-I (ISO-8859-8 is returned), and
+//!    single-byte encodings that decode the bytes seen to the same text.
+//!
+//! ## Scores
+//!
+//! [`Guess::score`] and [`Candidate::score`] are sums of evidence in points (about a
+//! natural-log likelihood ratio each): 0 means no evidence, each plausible non-ASCII
+//! character adds about one to three points, each implausible one subtracts several; the
+//! prior adds between −2.3 and 0 and a hinted region +2.5. [`Guess::margin`] is the
+//! winner's score minus that of the best surviving candidate that would decode the input
+//! differently ([`NO_RUNNER_UP`] if there is none).
+//!
+//! ## Memory and stopping
+//!
+//! A [`Detector`] has a fixed size and allocates nothing while fed. It looks at input in
+//! steps of 256 bytes (counted from the start of the input, so the chunking changes
+//! nothing). At each step boundary, once 32 non-ASCII bytes were seen, a candidate 50
+//! points behind the best of its family (single-byte or multi-byte; UTF-8 excepted), or
+//! 200 points behind the best of the other family, stops being scored: its score is
+//! frozen and it ranks after every candidate still scored (a margin over it is at least
+//! 50 points). Decoders keep running, so disqualification stays exact. The detector stops
+//! looking (saturates) at a step boundary once it has seen at least 8 KiB of non-ASCII
+//! bytes and the margin is over 200 points or every other candidate stopped being
+//! scored; [`Guess::stopped_early`] says so.
+#![deny(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::panic,
+    clippy::indexing_slicing,
+    clippy::arithmetic_side_effects
+)]
+
+mod candidates;
+mod multi;
+#[rustfmt::skip]
+#[allow(clippy::unreadable_literal)]
+mod generated {
+    pub(crate) mod model;
+}
+mod score;
+
+use alloc::vec::Vec;
+
+use crate::{BomHandling, DecodeErrorMode, Decoder, DecoderOptions, Encoding};
+use candidates::{base_prior, Region, MULTI, SINGLE};
+use multi::{examine_multi, flavor, Multi};
+use score::{pair_score, SINGLE_MODELS, UNITS_PER_POINT};
+
+/// [`Guess::margin`] when no surviving candidate decodes the input differently.
+pub const NO_RUNNER_UP: f32 = 1.0e6;
+
+/// Input is examined in steps of this many bytes (stream offsets); saturation is checked
+/// at step boundaries only, so the stopping point does not depend on the chunking.
+const STEP: u64 = 256;
+/// Candidates this far behind the best (units) at a step boundary stop being scored.
+const PRUNE: i64 = 50 * UNITS_PER_POINT as i64;
+/// ...or this far behind the best of the other family (single-byte or multi-byte).
+const PRUNE_OTHER_FAMILY: i64 = 200 * UNITS_PER_POINT as i64;
+/// No pruning before this many non-ASCII bytes.
+const PRUNE_AFTER: u64 = 32;
+/// Saturation needs this many non-ASCII bytes...
+const SATURATION_NON_ASCII: u64 = 8192;
+/// ...and this margin (units).
+const SATURATION_MARGIN: i64 = 200 * UNITS_PER_POINT as i64;
+
+/// Added to the encodings of the hinted region (units).
+const REGION_BONUS: i64 = 24;
+
+/// Added to ISO-2022-JP when its escapes led to non-ASCII text (units).
+const ISO_2022_JP_ESCAPES: i64 = 64;
+
+/// Hints about the input's origin.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Hints<'a> {
+    /// The top-level domain of the URL the bytes came from, e.g. `b"jp"` (ASCII
+    /// case-insensitive; a leading dot is ignored).
+    pub tld: Option<&'a [u8]>,
+    /// Whether UTF-8 is an allowed answer (`Default` gives `false`; [`Hints::new`] `true`).
+    pub allow_utf8: bool,
+    /// The user's locale as a language tag (`ja-JP`, `zh-Hant`, `ru`).
+    pub locale: Option<&'a str>,
+}
+
+impl Hints<'_> {
+    /// No TLD, no locale, UTF-8 allowed.
+    pub fn new() -> Self {
+        Hints {
+            tld: None,
+            allow_utf8: true,
+            locale: None,
+        }
+    }
+
+    fn region(&self) -> Option<Region> {
+        self.tld
+            .and_then(Region::for_tld)
+            .or_else(|| self.locale.and_then(Region::for_locale))
+    }
+
+    /// The encoding assumed when the bytes give no evidence (ASCII only).
+    fn default_encoding(&self) -> Encoding {
+        if let Some(region) = self.tld.and_then(Region::for_tld) {
+            return region.default_encoding();
+        }
+        match self.locale {
+            Some(tag) => crate::sniff::default_for_locale(tag),
+            None => Encoding::Windows1252,
+        }
+    }
+}
+
+/// The detector's answer.
+#[derive(Clone, Copy, Debug)]
+pub struct Guess {
+    /// The guessed encoding.
+    pub encoding: Encoding,
+    /// The winner's plausibility score (higher is better; see the module docs' *Scores*).
+    pub score: f32,
+    /// Winner's score minus the runner-up's (≥ 0); large means sure.
+    pub margin: f32,
+    /// The detector saturated before the end of the input: later bytes were not examined.
+    pub stopped_early: bool,
+    /// No non-ASCII byte was seen: the guess is the hints' default (the TLD's region, the
+    /// locale's HTML default, or windows-1252) — unless ISO-2022-JP escapes to non-ASCII
+    /// text were seen, which make it ISO-2022-JP.
+    pub ascii_only: bool,
+}
+
+/// Equality compares the scores' bits (so `Guess` can be `Eq` and `Hash`, and be part of
+/// [`crate::sniff::SniffReport`]).
+impl PartialEq for Guess {
+    fn eq(&self, other: &Self) -> bool {
+        self.encoding == other.encoding
+            && self.score.to_bits() == other.score.to_bits()
+            && self.margin.to_bits() == other.margin.to_bits()
+            && self.stopped_early == other.stopped_early
+            && self.ascii_only == other.ascii_only
+    }
+}
+
+impl Eq for Guess {}
+
+impl core::hash::Hash for Guess {
+    fn hash<H: core::hash::Hasher>(&self, state: &mut H) {
+        self.encoding.hash(state);
+        self.score.to_bits().hash(state);
+        self.margin.to_bits().hash(state);
+        self.stopped_early.hash(state);
+        self.ascii_only.hash(state);
+    }
+}
+
+/// One entry of [`Detector::ranking`].
+#[derive(Clone, Copy, Debug)]
+pub struct Candidate {
+    /// The encoding.
+    pub encoding: Encoding,
+    /// Its plausibility score; for a disqualified single-byte candidate, its score at the
+    /// last 256-byte step before the byte that disqualified it (0 if in the first step).
+    pub score: f32,
+    /// Its decoder reported an error on the input (or UTF-8 was not allowed).
+    pub disqualified: bool,
+}
+
+/// The streaming detector: feed it the bytes, then ask for a [`Guess`].
+#[derive(Clone, Debug)]
+pub struct Detector {
+    multi: [Multi; 7],
+    single_score: [i64; 28],
+    /// Each single-byte candidate's score at the last step boundary where it was not
+    /// disqualified: what a disqualified one reports (the same for any chunking; its
+    /// scoring stops at the chunk where it was disqualified).
+    alive_score: [i64; 28],
+    /// Bit `i`: `SINGLE[i]` is no longer scored (disqualified or far behind at a step
+    /// boundary).
+    single_off: u32,
+    /// Bit `i`: `MULTI[i]`'s text is no longer scored (far behind at a step boundary).
+    multi_off: u8,
+    /// Which bytes 0x80–0xFF were seen (for decode equivalence).
+    seen_high: [u64; 2],
+    /// The previous byte (a space at the start).
+    prev: u8,
+    /// How many ASCII words (after an ASCII non-letter) start with each letter a–z.
+    word_starts: [u64; 26],
+    examined: u64,
+    non_ascii: u64,
+    /// gb18030 decoded a four-byte sequence.
+    gb_four_byte: bool,
+    done: bool,
+    stopped_early: bool,
+}
+
+impl Default for Detector {
+    fn default() -> Self {
+        Detector::new()
+    }
+}
+
+impl Detector {
+    /// A detector that has seen nothing.
+    pub fn new() -> Self {
+        let options = DecoderOptions {
+            error_mode: DecodeErrorMode::Fatal,
+            bom: BomHandling::Keep,
+        };
+        Detector {
+            multi: MULTI.map(|encoding| Multi {
+                decoder: Decoder::with_options(encoding, options),
+                alive: true,
+                score: 0,
+                chars: 0,
+                prev: 0x20,
+            }),
+            single_score: [0; 28],
+            alive_score: [0; 28],
+            single_off: 0,
+            multi_off: 0,
+            seen_high: [0; 2],
+            prev: b' ',
+            word_starts: [0; 26],
+            examined: 0,
+            non_ascii: 0,
+            gb_four_byte: false,
+            done: false,
+            stopped_early: false,
+        }
+    }
+
+    /// Feeds the next chunk of input (split anywhere); `last` marks the end of the input.
+    /// Returns `true` once the detector has stopped looking (it saturated, or `last` was
+    /// seen): further calls are then ignored.
+    pub fn feed(&mut self, bytes: &[u8], last: bool) -> bool {
+        if self.done {
+            return true;
+        }
+        let mut rest = bytes;
+        while !rest.is_empty() {
+            let room = STEP.saturating_sub(self.examined % STEP);
+            let take = usize::try_from(room).unwrap_or(usize::MAX).min(rest.len());
+            let (step, tail) = rest.split_at_checked(take).unwrap_or((rest, &[]));
+            self.examine(step);
+            rest = tail;
+            if !self.examined.is_multiple_of(STEP) {
+                continue;
+            }
+            self.step_boundary();
+            if self.saturated() {
+                self.done = true;
+                self.stopped_early = true;
+                return true;
+            }
+        }
+        if last {
+            self.finish();
+            self.done = true;
+        }
+        self.done
+    }
+
+    /// Whether the detector has stopped looking (saturated, or the last chunk was fed).
+    pub fn is_done(&self) -> bool {
+        self.done
+    }
+
+    /// How many bytes were examined.
+    pub fn bytes_examined(&self) -> u64 {
+        self.examined
+    }
+
+    /// Examines bytes that do not cross a step boundary.
+    fn examine(&mut self, bytes: &[u8]) {
+        self.examined = self.examined.saturating_add(bytes.len() as u64);
+        self.examine_single(bytes);
+        for (i, m) in self.multi.iter_mut().enumerate() {
+            if m.alive {
+                let scoring = self.multi_off & (1 << i) == 0;
+                let four = examine_multi(m, bytes, false, flavor(i), scoring);
+                if four && i == 1 {
+                    self.gb_four_byte = true;
+                }
+            }
+        }
+    }
+
+    fn examine_single(&mut self, bytes: &[u8]) {
+        let first_prev = self.prev;
+        let Some(&last) = bytes.last() else {
+            return;
+        };
+        self.prev = last;
+        // ASCII words: how often each letter starts one (after an ASCII non-letter).
+        let mut prev_letter = first_prev >= 0x80 || first_prev.is_ascii_alphabetic();
+        for &b in bytes {
+            let letter = b.is_ascii_alphabetic();
+            if letter && !prev_letter {
+                let k = usize::from((b | 0x20).wrapping_sub(b'a'));
+                if let Some(c) = self.word_starts.get_mut(k) {
+                    *c = c.saturating_add(1);
+                }
+            }
+            prev_letter = letter || b >= 0x80;
+        }
+        if first_prev < 0x80 && bytes.is_ascii() {
+            return;
+        }
+        // The pairs with a non-ASCII byte.
+        let mut pairs = [(0u8, 0u8); STEP as usize];
+        let mut n = 0usize;
+        let mut prev = first_prev;
+        for &b in bytes {
+            if b >= 0x80 {
+                self.non_ascii = self.non_ascii.saturating_add(1);
+                if let Some(word) = self.seen_high.get_mut(usize::from((b >> 6) & 1)) {
+                    *word |= 1u64 << (b & 0x3F);
+                }
+            }
+            if b >= 0x80 || prev >= 0x80 {
+                if let Some(slot) = pairs.get_mut(n) {
+                    *slot = (prev, b);
+                    n = n.wrapping_add(1);
+                }
+            }
+            prev = b;
+        }
+        let pairs = pairs.get(..n).unwrap_or_default();
+        for (i, model) in SINGLE_MODELS.iter().enumerate() {
+            // Off, or disqualified by a byte seen (whose score is then the one at the last
+            // step boundary: see `alive_score`).
+            if self.single_off & (1 << i) != 0 || self.single_disqualified(i) {
+                continue;
+            }
+            let total = pairs
+                .iter()
+                .fold(0i32, |t, &(p, c)| t.wrapping_add(single_pair(model, p, c)));
+            if let Some(t) = self.single_score.get_mut(i) {
+                *t = t.saturating_add(i64::from(total));
+            }
+        }
+    }
+
+    /// At a step boundary: stop scoring the single-byte candidates now disqualified, and
+    /// the candidates (but UTF-8) far behind the best of their family (single-byte,
+    /// multi-byte), or very far behind the best of the other family.
+    fn step_boundary(&mut self) {
+        let mut best_single = i64::MIN;
+        for (i, model) in SINGLE_MODELS.iter().enumerate() {
+            if model.errors[0] & self.seen_high[0] != 0 || model.errors[1] & self.seen_high[1] != 0
+            {
+                self.single_off |= 1 << i;
+            } else {
+                if let (Some(a), Some(&s)) = (self.alive_score.get_mut(i), self.single_score.get(i))
+                {
+                    *a = s;
+                }
+                // Only candidates still scored: frozen scores do not move on.
+                if self.single_off & (1 << i) == 0 {
+                    if let Some(&s) = self.single_score.get(i) {
+                        best_single = best_single.max(s);
+                    }
+                }
+            }
+        }
+        if self.non_ascii < PRUNE_AFTER {
+            return;
+        }
+        let multi_off = self.multi_off;
+        let best_multi = self
+            .multi
+            .iter()
+            .enumerate()
+            .skip(1)
+            .filter(|(i, m)| m.alive && multi_off & (1 << i) == 0)
+            .map(|(_, m)| m.score)
+            .max()
+            .unwrap_or(i64::MIN);
+        let floor = |own: i64, other: i64| {
+            own.saturating_sub(PRUNE)
+                .max(other.saturating_sub(PRUNE_OTHER_FAMILY))
+        };
+        let single_floor = floor(best_single, best_multi);
+        for (i, &s) in self.single_score.iter().enumerate() {
+            if s < single_floor {
+                self.single_off |= 1 << i;
+            }
+        }
+        let multi_floor = floor(best_multi, best_single);
+        for (i, m) in self.multi.iter().enumerate().skip(1) {
+            if m.score < multi_floor {
+                self.multi_off |= 1 << i;
+            }
+        }
+    }
+
+    fn finish(&mut self) {
+        if self.prev >= 0x80 {
+            for (i, model) in SINGLE_MODELS.iter().enumerate() {
+                if self.single_off & (1 << i) == 0 && !self.single_disqualified(i) {
+                    if let Some(t) = self.single_score.get_mut(i) {
+                        *t = t.saturating_add(i64::from(single_pair(model, self.prev, b' ')));
+                    }
+                }
+            }
+        }
+        for (i, m) in self.multi.iter_mut().enumerate() {
+            let scoring = self.multi_off & (1 << i) == 0;
+            if m.alive && examine_multi(m, &[], true, flavor(i), scoring) && i == 1 {
+                self.gb_four_byte = true;
+            }
+        }
+    }
+
+    /// The evidence of the ASCII words for the non-Latin single-byte candidates: for
+    /// each word start, how much less likely a word starting with an ASCII letter is in
+    /// their script model than in the Latin model most at ease with that letter. Latin
+    /// text with a few non-ASCII letters is not Cyrillic or Greek text with a few Latin
+    /// words. One value per candidate (0 for the Latin ones).
+    fn ascii_words(&self) -> [i64; 28] {
+        let mut out = [0i64; 28];
+        if self.word_starts.iter().all(|&c| c == 0) {
+            return out;
+        }
+        for (o, row) in out.iter_mut().zip(&score::WORD_STARTS) {
+            for (&count, &d) in self.word_starts.iter().zip(row) {
+                *o = o.saturating_add(i64::from(d).saturating_mul(count as i64));
+            }
+        }
+        out
+    }
+
+    /// Whether `SINGLE[i]`'s decoder rejects one of the bytes seen.
+    fn single_disqualified(&self, i: usize) -> bool {
+        SINGLE_MODELS.get(i).is_none_or(|m| {
+            m.errors[0] & self.seen_high[0] != 0 || m.errors[1] & self.seen_high[1] != 0
+        })
+    }
+
+    /// Whether enough evidence was seen to stop looking.
+    fn saturated(&self) -> bool {
+        if self.non_ascii < SATURATION_NON_ASCII {
+            return false;
+        }
+        let (_, margin, runner_up_pruned) = self.top(&self.entries(&Hints::new()));
+        match margin {
+            Some(m) => m >= SATURATION_MARGIN || runner_up_pruned,
+            None => true,
+        }
+    }
+
+    /// The guess for the input seen so far.
+    pub fn guess(&self, hints: &Hints<'_>) -> Guess {
+        let ascii_only = self.non_ascii == 0;
+        let iso2022 = self.multi.get(4).is_some_and(|m| m.alive && m.chars > 0);
+        if ascii_only && !iso2022 {
+            let encoding = hints.default_encoding();
+            return Guess {
+                encoding,
+                score: 0.0,
+                margin: 0.0,
+                stopped_early: self.stopped_early,
+                ascii_only,
+            };
+        }
+        let all = self.entries(hints);
+        let (winner, margin, _) = self.top(&all);
+        let winner = winner.and_then(|i| all.get(i));
+        Guess {
+            encoding: winner.map_or(Encoding::Windows1252, |e| e.encoding),
+            score: winner.map_or(0.0, |e| e.units as f32 / UNITS_PER_POINT),
+            margin: margin.map_or(NO_RUNNER_UP, |m| m as f32 / UNITS_PER_POINT),
+            stopped_early: self.stopped_early,
+            ascii_only,
+        }
+    }
+
+    /// Every candidate (36: UTF-8, GBK, gb18030, Big5, EUC-JP, ISO-2022-JP, Shift_JIS,
+    /// EUC-KR and the 28 single-byte encodings), best first; disqualified ones last, and
+    /// before them the ones that stopped being scored (see *Memory and stopping*). The
+    /// first is [`Detector::guess`]'s encoding unless the input was ASCII only.
+    pub fn ranking(&self, hints: &Hints<'_>) -> Vec<Candidate> {
+        self.ranked(hints)
+    }
+
+    /// Every candidate with its score (prior included), in the fixed candidate order.
+    fn entries(&self, hints: &Hints<'_>) -> [Entry; CANDIDATES] {
+        let region = hints.region();
+        let prior = |e: Encoding| -> i64 {
+            let mut p = i64::from(base_prior(e));
+            if region.is_some_and(|r| r.favours(e)) {
+                p = p.saturating_add(REGION_BONUS);
+            }
+            p
+        };
+        let mut all = [Entry {
+            encoding: Encoding::Utf8,
+            units: 0,
+            dead: true,
+            pruned: false,
+            key: Key::Multi(0),
+        }; CANDIDATES];
+        let mut slots = all.iter_mut();
+        let mut push = |e: Entry| {
+            if let Some(slot) = slots.next() {
+                *slot = e;
+            }
+        };
+        for (i, m) in self.multi.iter().enumerate() {
+            let Some(&encoding) = MULTI.get(i) else {
+                continue;
+            };
+            let dead = !m.alive || (encoding == Encoding::Utf8 && !hints.allow_utf8);
+            let pruned = self.multi_off & (1 << i) != 0;
+            let key = Key::Multi(i);
+            if encoding == Encoding::Gb18030 {
+                let (first, second) = if self.gb_four_byte {
+                    (Encoding::Gb18030, Encoding::Gbk)
+                } else {
+                    (Encoding::Gbk, Encoding::Gb18030)
+                };
+                let units = m.score.saturating_add(prior(first));
+                push(Entry {
+                    encoding: first,
+                    units,
+                    dead,
+                    pruned,
+                    key,
+                });
+                // The twin decodes alike: listed right after, one unit lower.
+                let units = units.saturating_sub(1);
+                push(Entry {
+                    encoding: second,
+                    units,
+                    dead,
+                    pruned,
+                    key,
+                });
+            } else {
+                let mut units = m.score.saturating_add(prior(encoding));
+                if encoding == Encoding::Iso2022Jp && m.chars > 0 {
+                    // Valid escapes to JIS text do not happen by chance.
+                    units = units.saturating_add(ISO_2022_JP_ESCAPES);
+                }
+                push(Entry {
+                    encoding,
+                    units,
+                    dead,
+                    pruned,
+                    key,
+                });
+            }
+        }
+        let ascii_words = self.ascii_words();
+        for (i, &encoding) in SINGLE.iter().enumerate() {
+            let dead = self.single_disqualified(i);
+            let scores = if dead {
+                &self.alive_score
+            } else {
+                &self.single_score
+            };
+            let units = scores
+                .get(i)
+                .copied()
+                .unwrap_or(0)
+                .saturating_add(prior(encoding))
+                .saturating_add(ascii_words.get(i).copied().unwrap_or(0));
+            let pruned = !dead && self.single_off & (1 << i) != 0;
+            push(Entry {
+                encoding,
+                units,
+                dead,
+                pruned,
+                key: Key::Single(i),
+            });
+        }
+        all
+    }
+
+    /// The winner's index in `all`, the margin (units) over the best candidate that
+    /// decodes differently, and whether that runner-up stopped being scored. Ties go to
+    /// the earlier candidate.
+    fn top(&self, all: &[Entry]) -> (Option<usize>, Option<i64>, bool) {
+        let better = |a: &Entry, b: &Entry| a.order() < b.order();
+        let mut winner: Option<(usize, &Entry)> = None;
+        for (i, e) in all.iter().enumerate() {
+            if winner.is_none_or(|(_, w)| better(e, w)) {
+                winner = Some((i, e));
+            }
+        }
+        let Some((index, w)) = winner else {
+            return (None, None, false);
+        };
+        if w.dead {
+            return (Some(index), None, false);
+        }
+        let mut runner: Option<&Entry> = None;
+        for (i, e) in all.iter().enumerate() {
+            if i != index
+                && !e.dead
+                && runner.is_none_or(|r| better(e, r))
+                && !self.equivalent(w.key, e.key)
+            {
+                runner = Some(e);
+            }
+        }
+        match runner {
+            None => (Some(index), None, false),
+            Some(r) => {
+                let diff = w.units.saturating_sub(r.units).max(0);
+                if r.pruned && !w.pruned {
+                    (Some(index), Some(diff.max(PRUNE)), true)
+                } else {
+                    (Some(index), Some(diff), false)
+                }
+            }
+        }
+    }
+
+    /// Every candidate, sorted: disqualified last; before them, those that stopped being
+    /// scored (they fell far behind, see `step_boundary`); equal scores keep the candidate
+    /// order (most common first).
+    fn ranked(&self, hints: &Hints<'_>) -> Vec<Candidate> {
+        let mut all = self.entries(hints);
+        // Insertion sort: stable, and no allocation.
+        for i in 1..all.len() {
+            let mut j = i;
+            while let (Some(a), Some(b)) = (all.get(j.wrapping_sub(1)), all.get(j)) {
+                if b.order() < a.order() {
+                    all.swap(j.wrapping_sub(1), j);
+                    j = j.wrapping_sub(1);
+                } else {
+                    break;
+                }
+            }
+        }
+        all.iter()
+            .map(|e| Candidate {
+                encoding: e.encoding,
+                score: e.units as f32 / UNITS_PER_POINT,
+                disqualified: e.dead,
+            })
+            .collect()
+    }
+
+    /// Whether two candidates decode the input seen to the same text.
+    fn equivalent(&self, a: Key, b: Key) -> bool {
+        match (a, b) {
+            (Key::Multi(x), Key::Multi(y)) => x == y,
+            (Key::Single(x), Key::Single(y)) => {
+                let (Some(&ex), Some(&ey)) = (SINGLE.get(x), SINGLE.get(y)) else {
+                    return false;
+                };
+                // Compare the two decodings of each high byte seen.
+                self.seen_high.iter().enumerate().all(|(w, &word)| {
+                    let mut bits = word;
+                    while bits != 0 {
+                        let k = (w as u32)
+                            .wrapping_mul(64)
+                            .wrapping_add(bits.trailing_zeros());
+                        if !score::same_char(ex, ey, k as u8) {
+                            return false;
+                        }
+                        bits &= bits.wrapping_sub(1);
+                    }
+                    true
+                })
+            }
+            _ => false,
+        }
+    }
+}
+
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum Key {
+    Multi(usize),
+    Single(usize),
+}
+
+/// Number of candidates in a ranking.
+const CANDIDATES: usize = 36;
+
+/// A candidate while ranking.
+#[derive(Clone, Copy, Debug)]
+struct Entry {
+    encoding: Encoding,
+    units: i64,
+    dead: bool,
+    pruned: bool,
+    key: Key,
+}
+
+impl Entry {
+    /// Smaller is better.
+    fn order(&self) -> (bool, bool, core::cmp::Reverse<i64>) {
+        (self.dead, self.pruned, core::cmp::Reverse(self.units))
+    }
+}
+
+/// The score of the pair `prev`, `cur` (one of them non-ASCII) for a single-byte model.
+#[inline(always)]
+fn single_pair(model: &score::SingleByteModel, prev: u8, cur: u8) -> i32 {
+    // `u8` indexes the 256 entries: no bounds check.
+    let p = model.entry.get(usize::from(prev)).copied().unwrap_or(0);
+    let c = model.entry.get(usize::from(cur)).copied().unwrap_or(0);
+    // At most ±400 per pair: no overflow within a step's 256 pairs.
+    pair_score(model.script, p, c)
+}
+
+/// Detects the encoding of a whole input in one call: [`Detector::feed`] with `last`, then
+/// [`Detector::guess`].
+///
+/// ```
+/// use textcodec::detect::{detect, Hints};
+/// use textcodec::Encoding;
+/// // "日本語のテキスト" in Shift_JIS.
+/// let bytes = b"\x93\xfa\x96\x7b\x8c\xea\x82\xcc\x83\x65\x83\x4c\x83\x58\x83\x67";
+/// assert_eq!(detect(bytes, &Hints::new()).encoding, Encoding::ShiftJis);
+/// ```
+pub fn detect(bytes: &[u8], hints: &Hints<'_>) -> Guess {
+    let mut detector = Detector::new();
+    detector.feed(bytes, true);
+    detector.guess(hints)
+}
