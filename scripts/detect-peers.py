@@ -14,7 +14,8 @@ with the WHATWG decoders of the project's own package (`textcodec.decode(data, l
 bom="keep")`). A peer's name is turned into a WHATWG encoding by, in order:
   1. the name itself as a WHATWG label (`textcodec.lookup`), e.g. "Windows-1251",
      "SHIFT_JIS", "ISO-8859-8-I", "TIS-620", "cp1251", "gb2312";
-  2. the name with "_" as "-" (Python codec names: "euc_jp", "iso8859_2", "koi8_r");
+  2. the name without "-", "_" and spaces compared with the WHATWG labels without them
+     (Python codec names: "euc_jp", "iso8859_2", "iso2022_jp", "utf_16_be", "koi8_r");
   3. ALIASES below: Python's and uchardet's names for the encodings whose WHATWG decoder
      is a superset of theirs (cp932 -> Shift_JIS, cp949/UHC -> EUC-KR, big5hkscs -> Big5,
      mac_cyrillic -> x-mac-cyrillic, mac_roman -> macintosh, latin_1 -> windows-1252,
@@ -77,16 +78,24 @@ def load(path, limit=None):
     return rows
 
 
+def squeeze(name):
+    return "".join(c for c in name.lower() if c not in "-_ ")
+
+
+SQUEEZED = {squeeze(label): e.name for e in textcodec.encodings() for label in e.labels}
+
+
 def whatwg(name):
     """The WHATWG encoding a peer's name stands for, or None."""
     if not name:
         return None
     n = name.strip().lower()
-    for cand in (n, n.replace("_", "-")):
-        try:
-            return textcodec.lookup(cand).name
-        except LookupError:
-            pass
+    try:
+        return textcodec.lookup(n).name
+    except LookupError:
+        pass
+    if squeeze(n) in SQUEEZED:
+        return SQUEEZED[squeeze(n)]
     if n in ALIASES:
         return ALIASES[n]
     return None
