@@ -21,6 +21,7 @@ import pathlib
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 ORDER = ["textcodec", "chardetng", "uchardet", "icu", "chardet", "charset_normalizer"]
+MAC = {"macintosh", "x-mac-cyrillic"}
 FAMILIES = ["Western", "Central European", "Cyrillic", "Greek", "Turkish", "Hebrew", "Arabic",
             "Baltic", "Vietnamese", "Thai", "Japanese", "Simplified Chinese",
             "Traditional Chinese", "Korean", "UTF-8"]
@@ -108,6 +109,8 @@ def main():
         rows = [[f, str(count(lambda r, f=f: r["family"] == f and pred0(r)))]
                 + acc(lambda r, f=f: r["family"] == f and pred0(r)) for f in fams]
         rows.append(["all", str(count(pred0))] + acc(pred0))
+        nomac = lambda r, pred0=pred0: pred0(r) and r["encoding"] not in MAC
+        rows.append(["all but macintosh, x-mac-cyrillic", str(count(nomac))] + acc(nomac))
         out.append(table(["family", "samples"] + dets, rows) + "\n")
 
     encs = sorted({(FAMILIES.index(r["family"]), r["encoding"]) for r in lab.values()})
