@@ -12,7 +12,8 @@
 //!   `guess(None, true)` (no top-level domain, UTF-8 allowed); its encoding_rs encoding is
 //!   mapped to textcodec's by name.
 //! - `textcodec`: `textcodec::detect::detect(bytes, &Hints::new())`, only with
-//!   `--features textcodec-detect` (the detector is not on this branch yet).
+//!   `--features textcodec-detect` and when textcodec has the `detect` module (`build.rs`
+//!   sets `cfg(textcodec_has_detect)`; the detector is not on this branch yet).
 //!
 //! Output: `target/detect-eval/results-rust.tsv` (one line per detector and sample:
 //! detector, sample id, guess, 1/0) and `target/detect-eval/speed-rust.tsv` (detector,
@@ -47,7 +48,7 @@ fn chardetng_guess(bytes: &[u8]) -> Option<Encoding> {
     Encoding::for_label(e.name().as_bytes())
 }
 
-#[cfg(feature = "textcodec-detect")]
+#[cfg(all(feature = "textcodec-detect", textcodec_has_detect))]
 fn textcodec_guess(bytes: &[u8]) -> Option<Encoding> {
     let guess = textcodec::detect::detect(bytes, &textcodec::detect::Hints::new());
     Some(guess.encoding)
@@ -55,10 +56,11 @@ fn textcodec_guess(bytes: &[u8]) -> Option<Encoding> {
 
 fn detectors() -> Vec<Detector> {
     #[allow(unused_mut)]
-    let mut v: Vec<Detector> = Vec::new();
-    #[cfg(feature = "textcodec-detect")]
-    v.push(("textcodec", textcodec_guess));
-    v.push(("chardetng", chardetng_guess));
+    let mut v: Vec<Detector> = vec![("chardetng", chardetng_guess)];
+    #[cfg(all(feature = "textcodec-detect", textcodec_has_detect))]
+    v.insert(0, ("textcodec", textcodec_guess));
+    #[cfg(all(feature = "textcodec-detect", not(textcodec_has_detect)))]
+    eprintln!("--features textcodec-detect: this checkout's textcodec has no `detect` module yet");
     v
 }
 
@@ -119,7 +121,12 @@ fn main() {
         match a.as_str() {
             "--dir" => dir = args.next().expect("--dir DIR").into(),
             "--out" => out = args.next().expect("--out DIR").into(),
-            "--rounds" => rounds = args.next().and_then(|n| n.parse().ok()).expect("--rounds N"),
+            "--rounds" => {
+                rounds = args
+                    .next()
+                    .and_then(|n| n.parse().ok())
+                    .expect("--rounds N")
+            }
             "--bench" => {}
             other => eprintln!("ignoring argument {other}"),
         }
@@ -134,7 +141,11 @@ fn main() {
         .iter()
         .map(|s| {
             let (text, errors) = decode_without_bom(s.encoding, &s.bytes);
-            assert!(!errors, "{}: the true encoding does not decode it cleanly", s.id);
+            assert!(
+                !errors,
+                "{}: the true encoding does not decode it cleanly",
+                s.id
+            );
             text.into_owned()
         })
         .collect();
@@ -154,9 +165,17 @@ fn main() {
             let g = guess.map_or("-", |g| g.name());
             writeln!(results, "{name}\t{}\t{g}\t{}", s.id, ok as u8).unwrap();
         }
-        let secs = median((0..rounds).map(|_| time_pass(det, &samples).as_secs_f64()).collect());
+        let secs = median(
+            (0..rounds)
+                .map(|_| time_pass(det, &samples).as_secs_f64())
+                .collect(),
+        );
         let mbps = total_bytes as f64 / secs / 1e6;
-        writeln!(speed, "{name}\tall samples\t{total_bytes}\t{secs:.6}\t{mbps:.2}").unwrap();
+        writeln!(
+            speed,
+            "{name}\tall samples\t{total_bytes}\t{secs:.6}\t{mbps:.2}"
+        )
+        .unwrap();
         eprintln!(
             "{name}: {right}/{} right ({:.1} %), {mbps:.1} MB/s over all samples",
             samples.len(),
@@ -170,8 +189,18 @@ fn main() {
             );
             let mbps = l.bytes.len() as f64 / secs / 1e6;
             let g = det(&l.bytes).map_or("-", |g| g.name());
-            writeln!(speed, "{name}\t{}\t{}\t{secs:.6}\t{mbps:.2}", l.id, l.bytes.len()).unwrap();
-            eprintln!("{name}: {} ({} bytes): {mbps:.1} MB/s, guess {g}", l.id, l.bytes.len());
+            writeln!(
+                speed,
+                "{name}\t{}\t{}\t{secs:.6}\t{mbps:.2}",
+                l.id,
+                l.bytes.len()
+            )
+            .unwrap();
+            eprintln!(
+                "{name}: {} ({} bytes): {mbps:.1} MB/s, guess {g}",
+                l.id,
+                l.bytes.len()
+            );
         }
     }
     eprintln!("wrote {}", out.display());
