@@ -7,7 +7,7 @@
 #      chardet, charset_normalizer, faust-cchardet (uchardet) and pyicu-binary (ICU);
 #   2. scripts/make-detect-eval.py: downloads the pinned sources once (npm, Debian) into
 #      detect-eval/sources/ and writes the samples to detect-eval/ (gitignored);
-#   3. cargo bench --bench detect: chardetng (and textcodec::detect with
+#   3. cargo bench --bench detect_accuracy: chardetng (and textcodec::detect with
 #      TEXTCODEC_DETECT=1, which adds `--features textcodec-detect`);
 #   4. scripts/detect-peers.py: the Python peers on the same samples;
 #   5. scripts/detect-report.py: the markdown tables, also in target/detect-eval/report.md.
@@ -36,6 +36,6 @@ features=()
 [[ -n "${TEXTCODEC_DETECT:-}" ]] && features=(--features textcodec-detect)
 rm -f target/detect-eval/results-*.tsv target/detect-eval/speed-*.tsv \
     target/detect-eval/peers-*.tsv
-cargo bench -p textcodec-bench --bench detect "${features[@]}"
+cargo bench -p textcodec-bench --bench detect_accuracy "${features[@]}"
 .venv-eval/bin/python scripts/detect-peers.py
 python3 scripts/detect-report.py

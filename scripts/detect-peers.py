@@ -8,7 +8,7 @@ Peers (each skipped with a message if it does not import):
   icu                 icu.CharsetDetector(data).detect().getName()   (PyICU / pyicu-binary)
 All are called with their defaults (no hints, no HTML filtering), one sample at a time.
 
-Scoring is the Rust runner's (benches/benches/detect.rs): a guess is right when decoding
+Scoring is the Rust runner's (benches/benches/detect_accuracy.rs): a guess is right when decoding
 the sample with it gives exactly the text that decoding with the true encoding gives, both
 with the WHATWG decoders of the project's own package (`textcodec.decode(data, label,
 bom="keep")`). A peer's name is turned into a WHATWG encoding by, in order:

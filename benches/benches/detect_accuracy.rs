@@ -22,7 +22,7 @@
 //! per second of the thread's CPU time, detector calls only (one `detect` per sample, the
 //! detector created inside the timed loop), median of `--rounds` passes.
 //!
-//! Run: `cargo bench -p textcodec-bench --bench detect [-- --rounds N --dir DIR]`.
+//! Run: `cargo bench -p textcodec-bench --bench detect_accuracy [-- --rounds N --dir DIR]`.
 
 use std::fs;
 use std::hint::black_box;
