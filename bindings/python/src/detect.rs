@@ -45,7 +45,7 @@ impl PyDetectResult {
 /// Guesses the encoding of unlabelled bytes from their content alone (no BOM, header or
 /// `<meta>`: see `sniff(..., detect=True)` for the whole browser algorithm). Candidates:
 /// UTF-8, the single-byte encodings, GBK, gb18030, Big5, EUC-JP, ISO-2022-JP, Shift_JIS,
-/// EUC-KR. The GIL is released while the detector runs.
+/// EUC-KR. The GIL is released while the detector runs, unless `data` is writable.
 #[pyfunction]
 #[pyo3(signature = (data, *, tld=None, allow_utf8=true, locale=None))]
 pub fn detect(
@@ -62,11 +62,17 @@ pub fn detect(
         allow_utf8,
         locale: locale.as_deref(),
     };
-    let (guess, ranking) = py.detach(|| {
+    let run = || {
         let mut detector = Detector::new();
         detector.feed(bytes, true);
         (detector.guess(&hints), detector.ranking(&hints))
-    });
+    };
+    // A writable buffer could be changed by another thread if the GIL were released.
+    let (guess, ranking) = if view.may_release_gil() {
+        py.detach(run)
+    } else {
+        run()
+    };
     Ok(PyDetectResult {
         encoding: guess.encoding.name(),
         score: f64::from(guess.score),
