@@ -83,3 +83,47 @@ export declare class TextEncoderStream
   readonly writable: WritableStream<string>;
   readonly [Symbol.toStringTag]: 'TextEncoderStream';
 }
+
+// ---------------------------------------------------------------------------------------
+// Not part of the Standard: statistical detection of unlabelled bytes.
+
+export interface DetectOptions {
+  /** The top-level domain of the URL the bytes came from (e.g. "jp", "ru"): a hint. */
+  tld?: string;
+  /** Whether UTF-8 may be the answer. Default true (browsers pass false for web pages). */
+  allowUTF8?: boolean;
+  /** The user's locale as a language tag (e.g. "ja-JP"): a hint. */
+  locale?: string;
+}
+
+export interface DetectCandidate {
+  /** The encoding's name, lowercased (e.g. "shift_jis"). */
+  encoding: string;
+  /** Its plausibility score, higher is better; null when not finite. */
+  score: number | null;
+  /** Its decoder finds a malformed sequence in the input. */
+  disqualified: boolean;
+}
+
+export interface DetectResult {
+  /** The guess, lowercased: `new TextDecoder(result.encoding)` decodes the bytes. */
+  encoding: string;
+  /** The guess's score; null when not finite. */
+  score: number | null;
+  /** The guess's score minus the runner-up's: the larger, the surer. */
+  margin: number | null;
+  /** No byte told the encodings apart: the guess is the hints' default. */
+  asciiOnly: boolean;
+  /** The detector had enough evidence before the end of the input and stopped looking. */
+  stoppedEarly: boolean;
+  /** Every candidate (UTF-8, the single-byte encodings, GBK, gb18030, Big5, EUC-JP,
+   * ISO-2022-JP, Shift_JIS, EUC-KR), best first, disqualified ones last. */
+  ranking: DetectCandidate[];
+}
+
+/**
+ * Guesses the encoding of bytes that came without a label (no BOM, header or <meta>), as
+ * browsers do after their other sniffing steps found nothing.
+ * @throws TypeError if `input` is not a buffer source or `options` not an object.
+ */
+export declare function detect(input: AllowSharedBufferSource, options?: DetectOptions): DetectResult;

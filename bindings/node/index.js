@@ -54,6 +54,7 @@ const {
   encode: nativeEncode,
   encodeInto: nativeEncodeInto,
   encodingForLabel,
+  detect: nativeDetect,
 } = native;
 
 const EMPTY = new Uint8Array(0);
@@ -393,12 +394,37 @@ function defineInterface(cls) {
   return cls;
 }
 
+// ---------------------------------------------------------------------------------------
+// detect: not part of the Standard. The statistical detector (textcodec::detect) for bytes
+// that came with no label, as browsers run one after the <meta> prescan.
+
+/**
+ * Guesses the encoding of unlabelled bytes. `options`: `tld` (the URL's top-level domain,
+ * e.g. "jp"), `allowUTF8` (default true), `locale` (a language tag such as "ja-JP").
+ */
+function detect(input, options = undefined) {
+  const context = "Failed to execute 'detect'";
+  const view = toBufferView(input, context);
+  const shared = viewIsShared;
+  let allowUTF8 = true;
+  let locale = null;
+  let tld = null;
+  // Dictionary members in lexicographic order, as Web IDL reads them.
+  if (isDictionary(options, context)) {
+    if (options.allowUTF8 !== undefined) allowUTF8 = !!options.allowUTF8;
+    if (options.locale !== undefined) locale = toDOMString(options.locale);
+    if (options.tld !== undefined) tld = toDOMString(options.tld);
+  }
+  return nativeDetect(snapshot(view, shared), tld, allowUTF8, locale);
+}
+
 defineInterface(TextDecoder);
 defineInterface(TextEncoder);
 defineInterface(TextDecoderStream);
 defineInterface(TextEncoderStream);
 
 module.exports = {
+  detect,
   TextDecoder,
   TextEncoder,
   TextDecoderStream,

@@ -301,3 +301,72 @@ pub fn encode_html<'env>(
     let (bytes, _) = textcodec::encode(&text, encoding);
     to_uint8array(env, bytes.into_owned()).map(Some)
 }
+
+/// One candidate of [`detect`]'s ranking.
+#[napi(object)]
+pub struct DetectCandidate {
+    /// The encoding's name, lowercased (as `TextDecoder.prototype.encoding` gives it).
+    pub encoding: String,
+    /// Its plausibility score (higher is better); `null` when not finite.
+    pub score: Option<f64>,
+    /// Its decoder found a malformed sequence in the input.
+    pub disqualified: bool,
+}
+
+/// What [`detect`] returns.
+#[napi(object)]
+pub struct DetectResult {
+    /// The guess's name, lowercased (pass it to `new TextDecoder(...)`).
+    pub encoding: String,
+    /// The guess's score; `null` when not finite.
+    pub score: Option<f64>,
+    /// The guess's score minus the runner-up's: the larger, the surer.
+    pub margin: Option<f64>,
+    /// No byte told encodings apart: the guess is the hints' default.
+    pub ascii_only: bool,
+    /// The detector stopped looking before the end: it had enough evidence.
+    pub stopped_early: bool,
+    /// Every candidate, best first; disqualified ones last.
+    pub ranking: Vec<DetectCandidate>,
+}
+
+fn finite(value: f32) -> Option<f64> {
+    value.is_finite().then_some(f64::from(value))
+}
+
+/// `detect(bytes, tld, allowUTF8, locale)`: the statistical detector (`textcodec::detect`)
+/// on unlabelled bytes. The JavaScript layer validates and defaults the options.
+#[napi(js_name = "detect")]
+pub fn detect_encoding(
+    input: &[u8],
+    tld: Option<String>,
+    allow_utf8: bool,
+    locale: Option<String>,
+) -> DetectResult {
+    use textcodec::detect::{Detector, Hints};
+    let hints = Hints {
+        tld: tld.as_deref().map(str::as_bytes),
+        allow_utf8,
+        locale: locale.as_deref(),
+    };
+    let mut detector = Detector::new();
+    detector.feed(input, true);
+    let guess = detector.guess(&hints);
+    let ranking = detector
+        .ranking(&hints)
+        .into_iter()
+        .map(|c| DetectCandidate {
+            encoding: c.encoding.lowercase_name().to_string(),
+            score: finite(c.score),
+            disqualified: c.disqualified,
+        })
+        .collect();
+    DetectResult {
+        encoding: guess.encoding.lowercase_name().to_string(),
+        score: finite(guess.score),
+        margin: finite(guess.margin),
+        ascii_only: guess.ascii_only,
+        stopped_early: guess.stopped_early,
+        ranking,
+    }
+}

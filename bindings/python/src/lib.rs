@@ -8,6 +8,7 @@
 
 mod arrow;
 mod decode;
+mod detect;
 mod encode;
 mod encoding;
 mod pyext;
@@ -26,6 +27,8 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(encode::encode, m)?)?;
     m.add_function(wrap_pyfunction!(encode::_encode_into, m)?)?;
     m.add_class::<encode::PyEncoder>()?;
+    m.add_class::<detect::PyDetectResult>()?;
+    m.add_function(wrap_pyfunction!(detect::detect, m)?)?;
     m.add_class::<sniff::PySniffReport>()?;
     m.add_function(wrap_pyfunction!(sniff::sniff, m)?)?;
     m.add_function(wrap_pyfunction!(sniff::decode_html, m)?)?;

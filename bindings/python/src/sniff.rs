@@ -29,11 +29,11 @@ fn source_name(source: Source) -> &'static str {
         Source::XmlDeclaration => "xml-declaration",
         Source::Utf16Pattern => "utf-16-pattern",
         Source::CssCharset => "css-charset",
+        Source::Detection => "detection",
         Source::Fallback => "fallback",
         Source::LocaleDefault => "locale-default",
         Source::Default => "default",
         Source::Utf8Only => "utf-8-only",
-        Source::Detection => "detection",
     }
 }
 
@@ -56,8 +56,8 @@ impl PySniffReport {
     }
 
     /// What decided: "bom", "user-override", "content-type", "meta", "xml-declaration",
-    /// "utf-16-pattern", "css-charset", "fallback", "locale-default", "default" or
-    /// "utf-8-only".
+    /// "utf-16-pattern", "css-charset", "detection", "fallback", "locale-default",
+    /// "default" or "utf-8-only".
     #[getter]
     fn source(&self) -> &'static str {
         source_name(self.report.source)
@@ -101,6 +101,19 @@ impl PySniffReport {
             Some(PrescanSource::MetaHttpEquiv) => Some("meta http-equiv"),
             _ => None,
         }
+    }
+
+    /// With `detect=True` and the detector consulted: its score for the guess; else None.
+    #[getter]
+    fn detection_score(&self) -> Option<f64> {
+        self.report.detection.map(|g| f64::from(g.score))
+    }
+
+    /// With `detect=True` and the detector consulted: the guess's score minus the
+    /// runner-up's (the larger, the surer); else None.
+    #[getter]
+    fn detection_margin(&self) -> Option<f64> {
+        self.report.detection.map(|g| f64::from(g.margin))
     }
 
     fn __str__(&self) -> String {
@@ -171,6 +184,8 @@ struct Options {
     locale: Option<String>,
     fallback: Option<Encoding>,
     user_override: Option<Encoding>,
+    detect: bool,
+    tld: Option<String>,
 }
 
 impl Options {
@@ -179,12 +194,16 @@ impl Options {
         locale: Option<String>,
         fallback: Option<&Bound<'_, PyAny>>,
         user_override: Option<&Bound<'_, PyAny>>,
+        detect: bool,
+        tld: Option<String>,
     ) -> PyResult<Options> {
         Ok(Options {
             content_type: header_bytes(content_type)?,
             locale,
             fallback: optional_encoding(fallback)?,
             user_override: optional_encoding(user_override)?,
+            detect,
+            tld,
         })
     }
 
@@ -195,17 +214,21 @@ impl Options {
             user_override: self.user_override,
             fallback: self.fallback,
             locale: self.locale.as_deref(),
-            ..SniffOptions::default()
+            detect: self.detect,
+            tld: self.tld.as_deref().map(str::as_bytes),
         }
     }
 }
 
 /// sniff(data, content_type=None, *, kind="html", locale=None, fallback=None,
-///       user_override=None) -> SniffReport
+///       user_override=None, detect=False, tld=None) -> SniffReport
 ///
-/// Which encoding a browser would decode `data` with (only its first 1024 bytes are read).
+/// Which encoding a browser would decode `data` with. The BOM, `<meta>` prescan and
+/// declarations look at the first 1024 bytes; with `detect=True` (HTML and text), bytes
+/// that nothing labelled go to the statistical detector (all of `data`; `tld` is its hint)
+/// before the fallback and locale default, as the HTML Standard allows.
 #[pyfunction]
-#[pyo3(signature = (data, content_type=None, *, kind="html", locale=None, fallback=None, user_override=None))]
+#[pyo3(signature = (data, content_type=None, *, kind="html", locale=None, fallback=None, user_override=None, detect=false, tld=None))]
 pub fn sniff(
     data: &Bound<'_, PyAny>,
     content_type: Option<&Bound<'_, PyAny>>,
@@ -213,9 +236,11 @@ pub fn sniff(
     locale: Option<String>,
     fallback: Option<&Bound<'_, PyAny>>,
     user_override: Option<&Bound<'_, PyAny>>,
+    detect: bool,
+    tld: Option<String>,
 ) -> PyResult<PySniffReport> {
     let view = ByteView::new(data, "sniff() argument 'data'")?;
-    let options = Options::new(content_type, locale, fallback, user_override)?;
+    let options = Options::new(content_type, locale, fallback, user_override, detect, tld)?;
     let kind = parse_kind(kind, options.content_type.as_deref())?;
     Ok(PySniffReport {
         report: core::sniff(view.as_slice(), &options.core(kind)),
@@ -243,14 +268,15 @@ pub fn decode_html_bytes<'py>(
     )
 }
 
-/// decode_html(body, content_type=None, *, locale=None, fallback=None, user_override=None)
-/// -> tuple[str, str]
+/// decode_html(body, content_type=None, *, locale=None, fallback=None, user_override=None,
+///             detect=False, tld=None) -> tuple[str, str]
 ///
 /// Decodes an HTML page as a browser does: BOM, then the Content-Type charset, then a
-/// `<meta>` in the first 1024 bytes, then the fallback or the locale's default
-/// (windows-1252 without one). Returns the text and the encoding's name.
+/// `<meta>` in the first 1024 bytes, then (with `detect=True`) the statistical detector,
+/// then the fallback or the locale's default (windows-1252 without one). Returns the text
+/// and the encoding's name.
 #[pyfunction]
-#[pyo3(signature = (body, content_type=None, *, locale=None, fallback=None, user_override=None))]
+#[pyo3(signature = (body, content_type=None, *, locale=None, fallback=None, user_override=None, detect=false, tld=None))]
 pub fn decode_html<'py>(
     py: Python<'py>,
     body: &Bound<'py, PyAny>,
@@ -258,9 +284,11 @@ pub fn decode_html<'py>(
     locale: Option<String>,
     fallback: Option<&Bound<'py, PyAny>>,
     user_override: Option<&Bound<'py, PyAny>>,
+    detect: bool,
+    tld: Option<String>,
 ) -> PyResult<(Bound<'py, PyString>, &'static str)> {
     let view = ByteView::new(body, "decode_html() argument 'body'")?;
-    let options = Options::new(content_type, locale, fallback, user_override)?;
+    let options = Options::new(content_type, locale, fallback, user_override, detect, tld)?;
     let (text, encoding) = decode_html_bytes(py, body, &view, &options.core(ResourceKind::Html))?;
     Ok((text, encoding.name()))
 }

@@ -12,6 +12,7 @@ Examples:
   textcodec convert -f shift_jis -t utf-8 examples/shift_jis.txt
   textcodec validate -f utf-8 *.txt
   textcodec sniff --content-type 'text/html; charset=euc-kr' page.html
+  textcodec detect --tld jp examples/shift_jis.txt
   textcodec list sjis
 
 Exit status: 0 success, 1 data or I/O error, 2 usage error.";
@@ -35,6 +36,8 @@ pub enum Command {
     Convert(ConvertArgs),
     /// Tell which encoding a browser would use for some bytes, and why.
     Sniff(SniffArgs),
+    /// Guess the encoding of unlabelled text from its bytes alone, with the ranking.
+    Detect(DetectArgs),
     /// Check that input decodes without errors; list each error.
     Validate(ValidateArgs),
     /// List every encoding and its labels, or what one label names.
@@ -199,8 +202,11 @@ Examples:
 The report gives the encoding, the HTML parser's confidence (certain, tentative, or
 irrelevant for XML, CSS and JSON), and what decided: a byte order mark, a user override,
 the transport layer's charset (--content-type), a <meta> found by the HTML prescan, an XML
-declaration, a CSS @charset rule, the fallback (--default), the locale default or the
-default. At most the first 1024 bytes are examined.
+declaration, a CSS @charset rule, statistical detection (HTML and plain text: the
+step the HTML Standard allows after the <meta> prescan, \"autodetect the character
+encoding using frequency analysis\"; --no-detect turns it off), the fallback
+(--default), the locale default or the default. The BOM, <meta> prescan and declarations
+look at the first 1024 bytes; detection at up to the first 64 KiB.
 
 The rules follow the resource kind: --kind, else the --content-type's MIME type, else the
 file name's extension (.html .htm .xhtml .xml .svg .css .json .txt), else HTML.";
@@ -227,6 +233,15 @@ pub struct SniffSettings {
     /// An encoding the user chose (wins over everything but a BOM; HTML, text, XML).
     #[arg(long = "override", value_name = "LABEL", value_parser = parse_decode_label)]
     pub user_override: Option<Encoding>,
+
+    /// Skip statistical detection: with nothing in the bytes or headers, use the fallback,
+    /// the locale default or the default (what the HTML Standard requires without it).
+    #[arg(long)]
+    pub no_detect: bool,
+
+    /// The top-level domain the bytes came from (e.g. jp, ru, com): a hint for detection.
+    #[arg(long, value_name = "TLD")]
+    pub tld: Option<String>,
 }
 
 /// `--kind`.
@@ -253,6 +268,47 @@ pub struct SniffArgs {
 
     #[command(flatten)]
     pub settings: SniffSettings,
+
+    /// Print a JSON array, one object per input.
+    #[arg(long)]
+    pub json: bool,
+}
+
+const DETECT_EXAMPLES: &str = "\
+Examples:
+  textcodec detect examples/shift_jis.txt
+  textcodec detect --tld ru --top 3 old-page.html
+  cat subtitles.srt | textcodec detect --json
+
+Only the bytes are looked at: no BOM, header or <meta> (see `textcodec sniff` for what a
+browser does). Candidates: UTF-8, the single-byte encodings, GBK, gb18030, Big5, EUC-JP,
+ISO-2022-JP, Shift_JIS and EUC-KR. An encoding whose decoder finds a malformed sequence is
+ranked last (\"disqualified\"). The margin is the guess's score minus the runner-up's:
+the larger, the surer. Each input is read to its end or until the detector has seen enough
+(\"stopped early\").";
+
+#[derive(Args, Debug)]
+#[command(after_help = DETECT_EXAMPLES)]
+pub struct DetectArgs {
+    /// Input files; `-` is stdin (the default).
+    #[arg(value_name = "INPUT")]
+    pub inputs: Vec<PathBuf>,
+
+    /// The top-level domain the bytes came from (e.g. jp, ru, com), as a hint.
+    #[arg(long, value_name = "TLD")]
+    pub tld: Option<String>,
+
+    /// The user's locale (a language tag such as ja-JP), as a hint.
+    #[arg(long, value_name = "TAG")]
+    pub locale: Option<String>,
+
+    /// Never guess UTF-8 (as browsers do for documents from the network).
+    #[arg(long)]
+    pub no_utf8: bool,
+
+    /// Show the N best candidates under the guess (0: all, disqualified ones included).
+    #[arg(long, value_name = "N", default_value_t = 5)]
+    pub top: usize,
 
     /// Print a JSON array, one object per input.
     #[arg(long)]

@@ -189,7 +189,7 @@ fn convert(
         let (mut decoder, prefix) = match settings.from {
             FromArg::Label(encoding) => (decoder_for(encoding, settings.bom_sniff), Vec::new()),
             FromArg::Auto => {
-                let prefix = read_prefix(&mut file, &name)?;
+                let prefix = read_prefix(&mut file, &name, &settings.sniffing)?;
                 let report = sniff_prefix(&prefix, &settings.sniffing, input.path());
                 note(settings.quiet, &format!("{name}: {report}"));
                 let bom = if settings.bom_sniff {

@@ -11,6 +11,7 @@
 
 mod cli;
 mod convert;
+mod detect;
 mod failure;
 mod input;
 mod labels;
@@ -35,6 +36,7 @@ fn main() -> ExitCode {
         Command::Convert(args) => convert::run(args, quiet),
         Command::Validate(args) => validate::run(args, quiet),
         Command::Sniff(args) => sniff::run(args, quiet),
+        Command::Detect(args) => detect::run(args),
         Command::List(args) => list::run(args),
         Command::Completions(args) => {
             let mut command = Cli::command();

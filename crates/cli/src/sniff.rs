@@ -1,7 +1,7 @@
 //! `textcodec sniff`, and `convert --from auto`: which encoding a browser would use for some
 //! bytes, and why, with the library's `textcodec::sniff` (BOM, user override, Content-Type
-//! charset, HTML `<meta>` prescan, XML declaration, CSS `@charset`, fallback, locale
-//! default).
+//! charset, HTML `<meta>` prescan, XML declaration, CSS `@charset`, statistical detection,
+//! fallback, locale default).
 
 use std::fs::File;
 use std::path::Path;
@@ -56,14 +56,29 @@ pub fn sniff_prefix(prefix: &[u8], settings: &SniffSettings, path: Option<&Path>
         user_override: settings.user_override,
         fallback: settings.fallback,
         locale: settings.locale.as_deref(),
-        ..SniffOptions::default()
+        detect: !settings.no_detect,
+        tld: settings.tld.as_deref().map(str::as_bytes),
     };
     sniff(prefix, &options)
 }
 
-/// Reads the first [`SNIFF_PREFIX_LEN`] bytes (fewer if the input is shorter).
-pub fn read_prefix(file: &mut File, name: &str) -> Result<Vec<u8>, Failure> {
-    let mut buf = vec![0; SNIFF_PREFIX_LEN];
+/// How many bytes detection looks at: enough for a confident guess on any real page, small
+/// enough that `convert -f auto` starts writing at once.
+const DETECT_PREFIX_LEN: usize = 64 * 1024;
+
+/// Reads the bytes sniffing looks at (fewer if the input is shorter): the first
+/// [`SNIFF_PREFIX_LEN`], or [`DETECT_PREFIX_LEN`] with detection on.
+pub fn read_prefix(
+    file: &mut File,
+    name: &str,
+    settings: &SniffSettings,
+) -> Result<Vec<u8>, Failure> {
+    let len = if settings.no_detect {
+        SNIFF_PREFIX_LEN
+    } else {
+        DETECT_PREFIX_LEN
+    };
+    let mut buf = vec![0; len];
     let mut len = 0;
     while len < buf.len() {
         let n = read_some(file, &mut buf[len..], name)?;
@@ -85,11 +100,11 @@ fn source_key(source: Source) -> &'static str {
         Source::XmlDeclaration => "xml-declaration",
         Source::Utf16Pattern => "utf-16-pattern",
         Source::CssCharset => "css-charset",
+        Source::Detection => "detection",
         Source::Fallback => "fallback",
         Source::LocaleDefault => "locale-default",
         Source::Default => "default",
         Source::Utf8Only => "utf-8-only",
-        Source::Detection => "detection",
     }
 }
 
@@ -123,6 +138,13 @@ fn report_json(name: &str, report: &SniffReport) -> Value {
         }),
         "bom_length": report.bom_length,
         "fatal": report.error_mode == textcodec::DecodeErrorMode::Fatal,
+        "detection": report.detection.map(|guess| json!({
+            "encoding": guess.encoding.name(),
+            "score": guess.score,
+            "margin": guess.margin,
+            "ascii_only": guess.ascii_only,
+            "stopped_early": guess.stopped_early,
+        })),
         "description": report.to_string(),
     })
 }
@@ -134,7 +156,7 @@ pub fn run(args: SniffArgs, _quiet: bool) -> Result<(), Failure> {
         let name = input.name();
         let prefix = input
             .open()
-            .and_then(|mut file| read_prefix(&mut file, &name));
+            .and_then(|mut file| read_prefix(&mut file, &name, &args.settings));
         let prefix = match prefix {
             Ok(p) => p,
             Err(Failure::Data(message)) => {

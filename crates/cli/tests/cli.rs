@@ -1267,7 +1267,10 @@ fn sniff_prescan_xml_css_and_several_inputs() {
     assert_eq!(v[2]["source"], "xml-declaration");
     assert_eq!(v[2]["confidence"], "irrelevant");
     // --kind wins over the extension.
-    let o = run(&["sniff", "--kind", "text", html.to_str().unwrap()], b"");
+    let o = run(
+        &["sniff", "--kind", "text", "--no-detect", html.to_str().unwrap()],
+        b"",
+    );
     assert!(stdout_str(&o).contains("windows-1252 (tentative): default [plain text rules]"));
     let o = run(&["sniff", "/nonexistent"], b"");
     assert_eq!(code(&o), 1);

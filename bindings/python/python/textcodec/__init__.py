@@ -18,12 +18,14 @@ b'\\x93\\xfa\\x96{'
 from typing import TYPE_CHECKING
 
 from ._native import (
+    DetectResult,
     Decoder,
     Encoder,
     Encoding,
     SniffReport,
     decode,
     decode_html,
+    detect,
     encode,
     encodings,
     lookup,
@@ -39,6 +41,7 @@ __version__ = "0.1.0"
 
 __all__ = [
     "Decoder",
+    "DetectResult",
     "EncodeIntoResult",
     "Encoder",
     "Encoding",
@@ -47,6 +50,7 @@ __all__ = [
     "TextEncoder",
     "decode",
     "decode_html",
+    "detect",
     "encode",
     "encodings",
     "lookup",

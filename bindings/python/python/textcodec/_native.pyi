@@ -23,6 +23,8 @@ __all__ = [
     "Encoder",
     "SniffReport",
     "sniff",
+    "DetectResult",
+    "detect",
     "decode_html",
     "ArrowArray",
     "_arrow_decode",
@@ -129,6 +131,35 @@ class SniffReport:
     def kind(self) -> str: ...
     @property
     def meta(self) -> Optional[str]: ...
+    @property
+    def detection_score(self) -> Optional[float]: ...
+    @property
+    def detection_margin(self) -> Optional[float]: ...
+
+@final
+class DetectResult:
+    """The statistical detector's guess for unlabelled bytes."""
+
+    @property
+    def encoding(self) -> str: ...
+    @property
+    def score(self) -> float: ...
+    @property
+    def margin(self) -> float: ...
+    @property
+    def ascii_only(self) -> bool: ...
+    @property
+    def stopped_early(self) -> bool: ...
+    @property
+    def ranking(self) -> List[Tuple[str, float, bool]]: ...
+
+def detect(
+    data: _BytesLike,
+    *,
+    tld: Optional[str] = None,
+    allow_utf8: bool = True,
+    locale: Optional[str] = None,
+) -> DetectResult: ...
 
 def sniff(
     data: _BytesLike,
@@ -138,6 +169,8 @@ def sniff(
     locale: Optional[str] = None,
     fallback: Optional[_Label] = None,
     user_override: Optional[_Label] = None,
+    detect: bool = False,
+    tld: Optional[str] = None,
 ) -> SniffReport: ...
 def decode_html(
     body: _BytesLike,
@@ -146,6 +179,8 @@ def decode_html(
     locale: Optional[str] = None,
     fallback: Optional[_Label] = None,
     user_override: Optional[_Label] = None,
+    detect: bool = False,
+    tld: Optional[str] = None,
 ) -> Tuple[str, str]: ...
 
 @final

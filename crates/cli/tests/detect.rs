@@ -1,0 +1,167 @@
+//! Integration tests of statistical detection in the CLI: `textcodec detect`, and the
+//! detection step of `sniff` and `convert --from auto` (on by default, `--no-detect`).
+
+use std::path::PathBuf;
+use std::process::{Command, Output, Stdio};
+
+use serde_json::Value;
+use textcodec::Encoding;
+
+fn run_env(args: &[&str], stdin: &[u8], env: &[(&str, &str)]) -> Output {
+    use std::io::Write;
+    let mut c = Command::new(env!("CARGO_BIN_EXE_textcodec"));
+    c.env_remove("TEXTCODEC_CLI_READ_BUFFER")
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
+    for (k, v) in env {
+        c.env(k, v);
+    }
+    let mut child = c.spawn().expect("spawn textcodec");
+    let mut input = child.stdin.take().unwrap();
+    let data = stdin.to_vec();
+    let writer = std::thread::spawn(move || {
+        let _ = input.write_all(&data);
+    });
+    let out = child.wait_with_output().unwrap();
+    writer.join().unwrap();
+    out
+}
+
+fn run(args: &[&str], stdin: &[u8]) -> Output {
+    run_env(args, stdin, &[])
+}
+
+fn example(name: &str) -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("../../examples")
+        .join(name)
+}
+
+fn json(o: &Output) -> Value {
+    assert_eq!(
+        o.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    serde_json::from_slice(&o.stdout).expect("JSON on stdout")
+}
+
+/// Real Japanese text (the shipped example), re-encoded in each Japanese encoding.
+fn japanese_text() -> String {
+    let bytes = std::fs::read(example("shift_jis.txt")).unwrap();
+    let (text, used) = textcodec::decode(&bytes, Encoding::ShiftJis);
+    assert_eq!(used, Encoding::ShiftJis);
+    assert!(!text.contains('\u{FFFD}'));
+    text.into_owned()
+}
+
+#[test]
+fn detect_names_the_encoding_of_the_shipped_example() {
+    let path = example("shift_jis.txt");
+    let o = run(&["detect", path.to_str().unwrap()], b"");
+    assert_eq!(o.status.code(), Some(0));
+    let out = String::from_utf8(o.stdout).unwrap();
+    let first = out.lines().next().unwrap();
+    assert!(first.contains(": Shift_JIS (score "), "{out}");
+    // The default --top 5 lists five candidates under the guess.
+    assert_eq!(out.lines().count(), 6, "{out}");
+}
+
+#[test]
+fn detect_json_ranking_and_disqualification() {
+    let text = japanese_text();
+    for encoding in [Encoding::ShiftJis, Encoding::EucJp, Encoding::Iso2022Jp] {
+        let bytes = textcodec::encode(&text, encoding).0.into_owned();
+        let v = json(&run(&["detect", "--json", "--top", "0"], &bytes));
+        let report = &v[0];
+        assert_eq!(report["encoding"], encoding.name(), "{report}");
+        assert_eq!(report["ascii_only"], false);
+        assert!(report["margin"].as_f64().unwrap() >= 0.0);
+        let ranking = report["ranking"].as_array().unwrap();
+        assert_eq!(ranking[0]["encoding"], encoding.name());
+        // Every candidate is listed once; UTF-8 rejects these bytes.
+        let utf8 = ranking.iter().find(|c| c["encoding"] == "UTF-8").unwrap();
+        assert_eq!(utf8["disqualified"], true, "{report}");
+        let names: std::collections::BTreeSet<_> =
+            ranking.iter().map(|c| c["encoding"].to_string()).collect();
+        assert_eq!(names.len(), ranking.len());
+        // Disqualified candidates come last.
+        let first_out = ranking.iter().position(|c| c["disqualified"] == true).unwrap();
+        assert!(ranking[first_out..].iter().all(|c| c["disqualified"] == true));
+    }
+}
+
+#[test]
+fn detect_gives_the_same_answer_for_any_read_size() {
+    let bytes = textcodec::encode(&japanese_text(), Encoding::EucJp).0.into_owned();
+    let whole = json(&run(&["detect", "--json"], &bytes));
+    for size in ["1", "2", "3", "7"] {
+        let split = json(&run_env(
+            &["detect", "--json"],
+            &bytes,
+            &[("TEXTCODEC_CLI_READ_BUFFER", size)],
+        ));
+        assert_eq!(split, whole, "reads of {size} bytes");
+    }
+}
+
+#[test]
+fn detect_ascii_and_empty_input_and_hints() {
+    for input in [&b""[..], b"plain ASCII text\n"] {
+        let v = json(&run(&["detect", "--json"], input));
+        assert_eq!(v[0]["ascii_only"], true);
+    }
+    let o = run(&["detect", "--no-utf8", "--json"], "naïve café".as_bytes());
+    let v = json(&o);
+    assert_ne!(v[0]["encoding"], "UTF-8", "--no-utf8 never guesses UTF-8");
+    let o = run(&["detect", "--json"], "naïve café".as_bytes());
+    assert_eq!(json(&o)[0]["encoding"], "UTF-8");
+    let o = run(&["detect", "/nonexistent/file"], b"");
+    assert_eq!(o.status.code(), Some(1));
+}
+
+#[test]
+fn sniff_detects_unlabelled_text_unless_told_not_to() {
+    let path = example("shift_jis.txt");
+    let v = json(&run(&["sniff", "--json", path.to_str().unwrap()], b""));
+    assert_eq!(v[0]["encoding"], "Shift_JIS");
+    assert_eq!(v[0]["source"], "detection");
+    assert_eq!(v[0]["confidence"], "tentative");
+    assert!(v[0]["detection"]["margin"].as_f64().is_some());
+    let o = run(&["sniff", path.to_str().unwrap()], b"");
+    let line = String::from_utf8(o.stdout).unwrap();
+    assert!(line.contains("Shift_JIS (tentative)"), "{line}");
+
+    let v = json(&run(
+        &["sniff", "--json", "--no-detect", path.to_str().unwrap()],
+        b"",
+    ));
+    assert_eq!(v[0]["encoding"], "windows-1252");
+    assert_eq!(v[0]["source"], "default");
+    assert!(v[0]["detection"].is_null());
+
+    // A label wins over detection; ASCII-only input falls through to the default.
+    let v = json(&run(
+        &["sniff", "--json", "--content-type", "text/plain; charset=euc-kr"],
+        &std::fs::read(&path).unwrap(),
+    ));
+    assert_eq!(v[0]["source"], "transport-layer");
+    let v = json(&run(&["sniff", "--json"], b"<p>hello</p>"));
+    assert_eq!(v[0]["source"], "default");
+}
+
+#[test]
+fn convert_from_auto_decodes_unlabelled_legacy_text() {
+    let path = example("shift_jis.txt");
+    let o = run(&["convert", "-f", "auto", "-t", "utf-8", path.to_str().unwrap()], b"");
+    assert_eq!(o.status.code(), Some(0), "{}", String::from_utf8_lossy(&o.stderr));
+    assert_eq!(String::from_utf8(o.stdout).unwrap(), japanese_text());
+    let o = run(
+        &["convert", "-f", "auto", "--no-detect", "-t", "utf-8", path.to_str().unwrap()],
+        b"",
+    );
+    assert_ne!(String::from_utf8(o.stdout).unwrap(), japanese_text());
+}
