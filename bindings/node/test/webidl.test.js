@@ -109,13 +109,15 @@ test('tampering with globals after loading does not change behaviour', () => {
   }
 });
 
-test('the package exports exactly the four interfaces; the polyfill installs them globally', () => {
-  assert.deepEqual(Object.keys(textcodec).sort(), ['TextDecoder', 'TextDecoderStream', 'TextEncoder', 'TextEncoderStream']);
+test('the package exports the four interfaces and detect; the polyfill installs only the interfaces', () => {
+  assert.deepEqual(Object.keys(textcodec).sort(), ['TextDecoder', 'TextDecoderStream', 'TextEncoder', 'TextEncoderStream', 'detect']);
+  const interfaces = Object.keys(textcodec).filter((n) => n !== 'detect');
   const saved = {};
-  for (const n of Object.keys(textcodec)) saved[n] = Object.getOwnPropertyDescriptor(globalThis, n);
+  for (const n of interfaces) saved[n] = Object.getOwnPropertyDescriptor(globalThis, n);
   try {
     require('../polyfill.js');
-    for (const n of Object.keys(textcodec)) {
+    assert.equal(Object.getOwnPropertyDescriptor(globalThis, 'detect'), undefined);
+    for (const n of interfaces) {
       const d = Object.getOwnPropertyDescriptor(globalThis, n);
       assert.equal(d.value, textcodec[n], n);
       assert.deepEqual([d.writable, d.enumerable, d.configurable], [true, false, true], n);
