@@ -72,9 +72,8 @@ pub enum JsText {
 /// Whether text in this encoding is best decoded via UTF-8 (see [`JsText`]).
 fn prefers_utf8(encoding: &str) -> bool {
     encoding == "utf-8"
-        || textcodec::Encoding::for_label_str(encoding).is_some_and(|e| {
-            e.is_single_byte() || e == textcodec::Encoding::XUserDefined
-        })
+        || textcodec::Encoding::for_label_str(encoding)
+            .is_some_and(|e| e.is_single_byte() || e == textcodec::Encoding::XUserDefined)
 }
 
 /// The Latin-1 bytes of `s` (borrowed when it is ASCII), or `None` if it has a character
@@ -175,7 +174,10 @@ impl NativeDecoder {
         if prefers_utf8(self.inner.encoding()) {
             self.inner.decode(input, stream).ok().map(JsText::Utf8)
         } else {
-            self.inner.decode_to_utf16(input, stream).ok().map(JsText::Utf16)
+            self.inner
+                .decode_to_utf16(input, stream)
+                .ok()
+                .map(JsText::Utf16)
         }
     }
 }

@@ -1268,7 +1268,13 @@ fn sniff_prescan_xml_css_and_several_inputs() {
     assert_eq!(v[2]["confidence"], "irrelevant");
     // --kind wins over the extension.
     let o = run(
-        &["sniff", "--kind", "text", "--no-detect", html.to_str().unwrap()],
+        &[
+            "sniff",
+            "--kind",
+            "text",
+            "--no-detect",
+            html.to_str().unwrap(),
+        ],
         b"",
     );
     assert!(stdout_str(&o).contains("windows-1252 (tentative): default [plain text rules]"));

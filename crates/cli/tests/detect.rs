@@ -94,13 +94,17 @@ fn detect_json_ranking_and_disqualification() {
         let first_out = ranking.iter().position(|c| c["disqualified"] == true);
         assert_eq!(first_out.is_none(), seven_bit, "{report}");
         let first_out = first_out.unwrap_or(ranking.len());
-        assert!(ranking[first_out..].iter().all(|c| c["disqualified"] == true));
+        assert!(ranking[first_out..]
+            .iter()
+            .all(|c| c["disqualified"] == true));
     }
 }
 
 #[test]
 fn detect_gives_the_same_answer_for_any_read_size() {
-    let bytes = textcodec::encode(&japanese_text(), Encoding::EucJp).0.into_owned();
+    let bytes = textcodec::encode(&japanese_text(), Encoding::EucJp)
+        .0
+        .into_owned();
     let whole = json(&run(&["detect", "--json"], &bytes));
     for size in ["1", "2", "3", "7"] {
         let split = json(&run_env(
@@ -149,7 +153,12 @@ fn sniff_detects_unlabelled_text_unless_told_not_to() {
 
     // A label wins over detection; ASCII-only input falls through to the default.
     let v = json(&run(
-        &["sniff", "--json", "--content-type", "text/plain; charset=euc-kr"],
+        &[
+            "sniff",
+            "--json",
+            "--content-type",
+            "text/plain; charset=euc-kr",
+        ],
         &std::fs::read(&path).unwrap(),
     ));
     assert_eq!(v[0]["source"], "transport-layer");
@@ -160,11 +169,34 @@ fn sniff_detects_unlabelled_text_unless_told_not_to() {
 #[test]
 fn convert_from_auto_decodes_unlabelled_legacy_text() {
     let path = example("shift_jis.txt");
-    let o = run(&["convert", "-f", "auto", "-t", "utf-8", path.to_str().unwrap()], b"");
-    assert_eq!(o.status.code(), Some(0), "{}", String::from_utf8_lossy(&o.stderr));
+    let o = run(
+        &[
+            "convert",
+            "-f",
+            "auto",
+            "-t",
+            "utf-8",
+            path.to_str().unwrap(),
+        ],
+        b"",
+    );
+    assert_eq!(
+        o.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
     assert_eq!(String::from_utf8(o.stdout).unwrap(), japanese_text());
     let o = run(
-        &["convert", "-f", "auto", "--no-detect", "-t", "utf-8", path.to_str().unwrap()],
+        &[
+            "convert",
+            "-f",
+            "auto",
+            "--no-detect",
+            "-t",
+            "utf-8",
+            path.to_str().unwrap(),
+        ],
         b"",
     );
     assert_ne!(String::from_utf8(o.stdout).unwrap(), japanese_text());
