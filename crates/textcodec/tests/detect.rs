@@ -434,3 +434,36 @@ fn every_byte_disqualifies_exactly() {
         check_exact(&[0xA4, b, b'x']).unwrap();
     }
 }
+
+/// Markup is not text: the element and attribute names of an HTML page around a short
+/// non-Latin text do not count as Latin words against its script.
+#[test]
+fn html_tags_do_not_count_as_latin_words() {
+    let page = |body: &[u8]| {
+        let mut page = b"<!DOCTYPE html>\n<html>\n<head>\n<link rel=\"stylesheet\" \
+            href=\"/css/style.css\">\n<script type=\"text/javascript\" \
+            src=\"/js/jquery.min.js\"></script>\n</head>\n<body>\n<div id=\"main\" \
+            class=\"content\">\n"
+            .to_vec();
+        page.extend_from_slice(body);
+        page.extend_from_slice(b"\n</div>\n</body>\n</html>\n");
+        page
+    };
+    for (text, encoding) in [
+        ("Привет, мир", Encoding::Windows1251),
+        ("Καλημέρα σας", Encoding::Windows1253),
+        ("שלום עולם", Encoding::Windows1255),
+    ] {
+        let bytes = encode_exact(text, encoding);
+        let bare = detect(&bytes, &Hints::new());
+        assert_eq!(bare.encoding, encoding, "{text} bare");
+        let mut split = Detector::new();
+        let html = page(&bytes);
+        for chunk in html.chunks(5) {
+            split.feed(chunk, false);
+        }
+        split.feed(b"", true);
+        assert_eq!(detect(&html, &Hints::new()).encoding, encoding, "{text} in HTML");
+        assert_eq!(split.guess(&Hints::new()), detect(&html, &Hints::new()));
+    }
+}

@@ -215,8 +215,12 @@ pub struct Detector {
     seen_high: [u64; 2],
     /// The previous byte (a space at the start).
     prev: u8,
-    /// How many ASCII words (after an ASCII non-letter) start with each letter a–z.
+    /// How many ASCII words (after an ASCII non-letter) start with each letter a–z, outside
+    /// markup.
     word_starts: [u64; 26],
+    /// Inside an HTML tag (`<` then a letter, `/` or `!`, up to `>` or a non-ASCII byte):
+    /// its words (element and attribute names, URLs) are markup, not text of a language.
+    in_tag: bool,
     examined: u64,
     non_ascii: u64,
     /// gb18030 decoded a four-byte sequence.
@@ -253,6 +257,7 @@ impl Detector {
             seen_high: [0; 2],
             prev: b' ',
             word_starts: [0; 26],
+            in_tag: false,
             examined: 0,
             non_ascii: 0,
             gb_four_byte: false,
@@ -323,10 +328,19 @@ impl Detector {
             return;
         };
         self.prev = last;
-        // ASCII words: how often each letter starts one (after an ASCII non-letter).
+        // ASCII words: how often each letter starts one (after an ASCII non-letter), tags
+        // left out.
         let mut prev_letter = first_prev >= 0x80 || first_prev.is_ascii_alphabetic();
+        let mut prev_byte = first_prev;
         for &b in bytes {
             let letter = b.is_ascii_alphabetic();
+            let opens = prev_byte == b'<' && (letter || b == b'/' || b == b'!');
+            prev_byte = b;
+            if self.in_tag || opens {
+                self.in_tag = b != b'>' && b < 0x80;
+                prev_letter = letter || b >= 0x80;
+                continue;
+            }
             if letter && !prev_letter {
                 let k = usize::from((b | 0x20).wrapping_sub(b'a'));
                 if let Some(c) = self.word_starts.get_mut(k) {
