@@ -463,7 +463,11 @@ fn html_tags_do_not_count_as_latin_words() {
             split.feed(chunk, false);
         }
         split.feed(b"", true);
-        assert_eq!(detect(&html, &Hints::new()).encoding, encoding, "{text} in HTML");
+        assert_eq!(
+            detect(&html, &Hints::new()).encoding,
+            encoding,
+            "{text} in HTML"
+        );
         assert_eq!(split.guess(&Hints::new()), detect(&html, &Hints::new()));
     }
 }
