@@ -2,36 +2,13 @@
 //! detection step of `sniff` and `convert --from auto` (on by default, `--no-detect`).
 
 use std::path::PathBuf;
-use std::process::{Command, Output, Stdio};
+use std::process::Output;
 
 use serde_json::Value;
 use textcodec::Encoding;
 
-fn run_env(args: &[&str], stdin: &[u8], env: &[(&str, &str)]) -> Output {
-    use std::io::Write;
-    let mut c = Command::new(env!("CARGO_BIN_EXE_textcodec"));
-    c.env_remove("TEXTCODEC_CLI_READ_BUFFER")
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped());
-    for (k, v) in env {
-        c.env(k, v);
-    }
-    let mut child = c.spawn().expect("spawn textcodec");
-    let mut input = child.stdin.take().unwrap();
-    let data = stdin.to_vec();
-    let writer = std::thread::spawn(move || {
-        let _ = input.write_all(&data);
-    });
-    let out = child.wait_with_output().unwrap();
-    writer.join().unwrap();
-    out
-}
-
-fn run(args: &[&str], stdin: &[u8]) -> Output {
-    run_env(args, stdin, &[])
-}
+mod common;
+use common::{run, run_env};
 
 fn example(name: &str) -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
