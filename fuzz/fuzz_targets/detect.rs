@@ -8,16 +8,28 @@ use textcodec::detect::{detect, Detector, Hints};
 use textcodec::{BomHandling, DecodeErrorMode, DecodeStatus, Decoder, DecoderOptions};
 
 fn errors(encoding: textcodec::Encoding, bytes: &[u8]) -> bool {
-    let options = DecoderOptions { error_mode: DecodeErrorMode::Fatal, bom: BomHandling::Keep };
+    let options = DecoderOptions {
+        error_mode: DecodeErrorMode::Fatal,
+        bom: BomHandling::Keep,
+    };
     let mut decoder = Decoder::with_options(encoding, options);
     let mut out = String::new();
-    !matches!(decoder.decode_to_string(bytes, &mut out, true).status, DecodeStatus::InputEmpty)
+    !matches!(
+        decoder.decode_to_string(bytes, &mut out, true).status,
+        DecodeStatus::InputEmpty
+    )
 }
 
 fuzz_target!(|data: &[u8]| {
     // First byte: the chunk length (1–256); the rest: the input.
-    let Some((&n, bytes)) = data.split_first() else { return };
-    let hints = Hints { tld: Some(b"jp"), locale: Some("ru"), allow_utf8: n & 1 == 0 };
+    let Some((&n, bytes)) = data.split_first() else {
+        return;
+    };
+    let hints = Hints {
+        tld: Some(b"jp"),
+        locale: Some("ru"),
+        allow_utf8: n & 1 == 0,
+    };
     let whole = detect(bytes, &hints);
     let mut detector = Detector::new();
     for chunk in bytes.chunks(usize::from(n) + 1) {

@@ -111,7 +111,11 @@ fn check(kernel: KernelChoice, scalar: KernelChoice, bytes: &[u8], units: &[u16]
             0xEEEEu16,
             |d| k::utf8_validate_to_utf16(kc, bytes, d),
         );
-        assert!(read <= valid, "{} validate_to_utf16 read past the valid prefix", kc.name());
+        assert!(
+            read <= valid,
+            "{} validate_to_utf16 read past the valid prefix",
+            kc.name()
+        );
         let model: Vec<u16> = std::str::from_utf8(&bytes[..read])
             .expect("a valid prefix")
             .encode_utf16()

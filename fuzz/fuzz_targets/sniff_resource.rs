@@ -18,7 +18,7 @@ const KINDS: [ResourceKind; 5] = [
 ];
 
 fuzz_target!(|data: &[u8]| {
-    // Layout: kind, override, fallback, chunk size, content-type length, content type, body.
+    // Layout: kind (high bit: detect), override (top two bits: TLD hint), fallback, chunk size, content-type length, content type, body.
     let [kind, user, fallback, chunk, ct_len, rest @ ..] = data else {
         return;
     };
@@ -31,6 +31,9 @@ fuzz_target!(|data: &[u8]| {
         user_override: pick(*user),
         fallback: pick(*fallback),
         locale: Some(["ja", "zh-TW", "ru", "en"][usize::from(*chunk % 4)]),
+        // The detector on for half the inputs, with a TLD hint on some of those.
+        detect: *kind & 0x80 != 0,
+        tld: [None, Some(&b"jp"[..]), Some(&b"ru"[..]), Some(&b"cz"[..])][usize::from(*user >> 6)],
     };
     let report = sniff(body, &options);
     let _ = report.to_string();
