@@ -107,10 +107,7 @@ pub fn byte_map_to_utf16(
     let Some(index) = encoding.single_byte_index() else {
         return 0;
     };
-    let map = crate::simd::sink::ByteMap {
-        units: &index.decode,
-        utf8: &index.utf8,
-    };
+    let map = index.byte_map();
     crate::simd::byte_map::to_utf16_with(k.0, src, &map, slots(dst))
 }
 
@@ -124,10 +121,7 @@ pub fn byte_map_to_utf8(
     let Some(index) = encoding.single_byte_index() else {
         return (0, 0);
     };
-    let map = crate::simd::sink::ByteMap {
-        units: &index.decode,
-        utf8: &index.utf8,
-    };
+    let map = index.byte_map();
     crate::simd::byte_map::to_utf8_with(k.0, src, &map, slots(dst))
 }
 

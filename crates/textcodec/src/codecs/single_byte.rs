@@ -11,7 +11,7 @@
 
 use super::{DecodeKernel, EncodeKernel, Encoded, Step};
 use crate::index::SingleByteIndex;
-use crate::simd::sink::{ByteMap, Sink};
+use crate::simd::sink::Sink;
 use crate::simd::Slots;
 
 /// The single-byte decoder (stateless but for its index).
@@ -56,11 +56,7 @@ impl DecodeKernel for SingleByteDecoder {
 
     #[inline]
     fn fast<S: Sink>(&mut self, src: &[u8], dst: &mut S) -> usize {
-        let map = ByteMap {
-            units: &self.index.decode,
-            utf8: &self.index.utf8,
-        };
-        super::fast_byte_map(src, dst, &map)
+        super::fast_byte_map(src, dst, &self.index.byte_map())
     }
 }
 

@@ -46,6 +46,7 @@ impl DecodeKernel for XUserDefinedDecoder {
         let map = ByteMap {
             units: &DECODE_UNITS,
             utf8: &DECODE_UTF8,
+            has_errors: false,
         };
         if S::IS_UTF16 {
             // Every byte is valid, and the mapping is arithmetic: the bulk kernel where the

@@ -41,6 +41,8 @@ pub(crate) struct SingleByteIndex {
     pub(crate) decode: [u16; 256],
     /// byte → its code point's UTF-8 bytes, packed (see [`crate::simd::sink::utf8_table`]).
     pub(crate) utf8: [u32; 256],
+    /// Whether some byte is not in the index (see [`crate::simd::sink::ByteMap::has_errors`]).
+    pub(crate) has_errors: bool,
     /// code point >> 8 → page number in `pages` (page 0 is empty).
     #[cfg(not(feature = "compact"))]
     page_of: [u8; 256],
@@ -100,6 +102,7 @@ impl SingleByteIndex {
         SingleByteIndex {
             decode,
             utf8: crate::simd::sink::utf8_table(&decode),
+            has_errors: crate::simd::sink::has_error_bytes(&decode),
             #[cfg(not(feature = "compact"))]
             page_of,
             #[cfg(not(feature = "compact"))]
@@ -108,6 +111,15 @@ impl SingleByteIndex {
             slots: slots(&decode),
             #[cfg(not(feature = "compact"))]
             hot: crate::simd::byte_map::hot_pairs(&decode),
+        }
+    }
+
+    /// The decode tables as the fast loops take them.
+    pub(crate) fn byte_map(&self) -> crate::simd::sink::ByteMap<'_> {
+        crate::simd::sink::ByteMap {
+            units: &self.decode,
+            utf8: &self.utf8,
+            has_errors: self.has_errors,
         }
     }
 

@@ -1,5 +1,5 @@
 use super::super::dispatch::available_kernels;
-use super::super::sink::utf8_table;
+use super::super::sink::{has_error_bytes, utf8_table};
 use super::*;
 use crate::simd::slots;
 use alloc::vec::Vec;
@@ -42,6 +42,7 @@ fn every_kernel_matches_the_naive_oracle_across_lengths_errors_and_room() {
     let map = ByteMap {
         units: &units,
         utf8: &utf8,
+        has_errors: has_error_bytes(&units),
     };
     let (max_len, err_step) = if cfg!(miri) { (70, 13) } else { (260, 1) };
     // Byte mixes: Latin-like (sparse non-ASCII), dense two-byte, three-byte.

@@ -81,6 +81,12 @@ pub(crate) trait Sink {
     ) -> usize;
     /// Copies the longest all-ASCII prefix of `src` that fits; returns its length.
     fn copy_ascii(&mut self, src: &[u8]) -> usize;
+    /// Copies `block[..n]` (ASCII; `block` holds 16 bytes): a short run between non-ASCII
+    /// bytes, for which [`Sink::copy_ascii`]'s kernel call costs more than the copy. Returns
+    /// `n`, or less when out of room.
+    fn copy_short_ascii(&mut self, block: &[u8], n: usize) -> usize {
+        self.copy_ascii(block.get(..n).unwrap_or_default())
+    }
     /// Copies as much of the valid UTF-8 `src` as fits, ending on a character boundary;
     /// returns the bytes of `src` taken.
     fn copy_str(&mut self, src: &str) -> usize;
@@ -152,6 +158,26 @@ pub(crate) struct ByteMap<'a> {
     /// byte → UTF-8 bytes packed little-endian in the low 24 bits, their count in the top
     /// 8 bits; 0 for an error byte. Built by [`utf8_table`].
     pub(crate) utf8: &'a [u32; 256],
+    /// Whether `units` has an error byte ([`has_error_bytes`]). Most single-byte encodings
+    /// map all 256 bytes; their loops skip the per-byte error check, which costs about a
+    /// third of the portable UTF-16 loop's time.
+    pub(crate) has_errors: bool,
+}
+
+/// Whether a [`ByteMap::units`] table has an error byte (a 0 entry for a byte other than
+/// 0), at compile time. Fails to compile for a table holding U+FFFF, which the portable
+/// UTF-16 loop's error check relies on not being there (no index has it).
+// Bounds: `b < 256`, the table's length.
+#[allow(clippy::indexing_slicing, clippy::arithmetic_side_effects)]
+pub(crate) const fn has_error_bytes(units: &[u16; 256]) -> bool {
+    let mut errors = false;
+    let mut b = 0;
+    while b < 256 {
+        assert!(units[b] != 0xFFFF, "U+FFFF in a single-byte table");
+        errors |= b != 0 && units[b] == 0;
+        b += 1;
+    }
+    errors
 }
 
 /// The [`ByteMap::utf8`] table for a [`ByteMap::units`] table, at compile time. A unit of
@@ -447,6 +473,21 @@ impl Sink for Utf8Sink<'_> {
         self.pos += n;
         n
     }
+    // Bounds: all 16 bytes are stored only when 16 bytes of room are left (the ones past
+    // `n` are ASCII scratch); `n <= 16`.
+    #[inline(always)]
+    #[allow(clippy::indexing_slicing, clippy::arithmetic_side_effects)]
+    fn copy_short_ascii(&mut self, block: &[u8], n: usize) -> usize {
+        match block.get(..16) {
+            Some(whole) if self.room() >= 16 && n <= 16 => {
+                write_slots(&mut self.buf[self.pos..self.pos + 16], whole);
+                self.scratch_end = self.scratch_end.max(self.pos + 16);
+                self.pos += n;
+                n
+            }
+            _ => self.copy_ascii(block.get(..n).unwrap_or_default()),
+        }
+    }
     // Bounds: `n <= src.len()` and `n <= room`, so `pos + n <= buf.len()`; it backs up to
     // a character boundary and stops at 0 at the latest (`is_char_boundary(0)` holds).
     #[allow(clippy::indexing_slicing, clippy::arithmetic_side_effects)]
@@ -544,15 +585,26 @@ impl Sink for Utf16Sink<'_> {
     #[allow(clippy::indexing_slicing, clippy::arithmetic_side_effects)]
     fn push_byte_map_run(&mut self, src: &[u8], map: &ByteMap<'_>) -> usize {
         let n = src.len().min(self.room());
-        let mut error = false;
-        for (slot, &b) in self.buf[self.pos..self.pos + n].iter_mut().zip(&src[..n]) {
+        let out = &mut self.buf[self.pos..self.pos + n];
+        if !map.has_errors {
+            for (slot, &b) in out.iter_mut().zip(&src[..n]) {
+                slot.write(map.units[usize::from(b)]);
+            }
+            self.pos += n;
+            return n;
+        }
+        // A unit of 0 is an error but for byte 0. `unit - 1` wraps to the largest value
+        // only for a unit of 0 (no table holds U+FFFF: `has_error_bytes`), so one `max` per
+        // byte finds the 0s; a NUL byte (rare among non-ASCII bytes) also gives one and the
+        // exact search below tells the two apart.
+        let mut highest = 0u16;
+        for (slot, &b) in out.iter_mut().zip(&src[..n]) {
             let unit = map.units[usize::from(b)];
             slot.write(unit);
-            // A unit of 0 is an error but for byte 0.
-            error |= (unit == 0) & (b != 0);
+            highest = highest.max(unit.wrapping_sub(1));
         }
         // Rare: keep the units before the first error (what follows is scratch).
-        let valid = if error {
+        let valid = if highest == u16::MAX {
             src[..n]
                 .iter()
                 .position(|&b| b != 0 && map.units[usize::from(b)] == 0)

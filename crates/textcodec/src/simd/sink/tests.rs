@@ -25,6 +25,7 @@ fn run_methods_keep_str_and_string_valid() {
     let map = ByteMap {
         units: &units,
         utf8: &utf8,
+        has_errors: has_error_bytes(&units),
     };
     let input: [u8; 9] = [b'a', 0x80, 0xC0, b'b', 0xC1, 0xFF, b'c', 0x81, 0xC2];
     let want: String = input[..5]
@@ -46,6 +47,14 @@ fn run_methods_keep_str_and_string_valid() {
             assert!(core::str::from_utf8(s.as_bytes()).is_ok());
             assert!(n2 <= 5);
             assert_eq!(&s[..written2], &want[..written2]);
+            // 16 bytes stored for 5 (when they fit), the rest scratch.
+            let (n3, written3) = write_into_str(s.as_mut_str(), |sink| {
+                sink.copy_short_ascii(b"abcdeFGHIJKLMNOP", 5)
+            });
+            assert!(core::str::from_utf8(s.as_bytes()).is_ok());
+            assert_eq!((n3, written3), (5.min(s.len()), 5.min(s.len())));
+            assert_eq!(&s[..written3], &"abcde"[..written3]);
+            assert!(!s[written3..].contains('F'), "scratch left in {s:?}");
         }
     }
     let mut s = "x".to_string();
@@ -58,6 +67,53 @@ fn run_methods_keep_str_and_string_valid() {
     assert_eq!(sink.push_byte_map_run(&input, &map), 5);
     let expected: alloc::vec::Vec<u16> = want.encode_utf16().collect();
     assert_eq!(&buf[..5], &expected[..]);
+}
+
+/// NUL bytes among non-ASCII ones are characters, not errors, in both run loops, for a
+/// table with error bytes (the UTF-16 loop's cheap check cannot tell NUL from an error
+/// and must search) and for one without (no check at all): the run stops exactly at
+/// the first error byte, wherever it is.
+#[test]
+fn byte_map_runs_tell_nul_from_error_bytes() {
+    let (units, utf8) = map_tables();
+    let mut total = units;
+    total[0xFF] = 0x00FF;
+    let total_utf8 = utf8_table(&total);
+    assert!(has_error_bytes(&units) && !has_error_bytes(&total));
+    for (units, utf8) in [(&units, &utf8), (&total, &total_utf8)] {
+        let map = ByteMap {
+            units,
+            utf8,
+            has_errors: has_error_bytes(units),
+        };
+        for error_at in 0..=16 {
+            // Non-ASCII bytes and NULs, one error byte (0xFF) at `error_at` (none at 16).
+            let input: alloc::vec::Vec<u8> = (0..16)
+                .map(|i| match i {
+                    _ if i == error_at => 0xFF,
+                    i if i % 3 == 0 => 0,
+                    i => 0x80 + i as u8 * 4,
+                })
+                .collect();
+            let want = if map.has_errors { error_at } else { 16 };
+            let mut buf = [0u16; 16];
+            let mut sink = Utf16Sink::new(&mut buf);
+            assert_eq!(
+                sink.push_byte_map_run(&input, &map),
+                want,
+                "error at {error_at}"
+            );
+            let expected: alloc::vec::Vec<u16> = input[..want]
+                .iter()
+                .map(|&b| units[usize::from(b)])
+                .collect();
+            assert_eq!(&buf[..want], &expected[..]);
+            let mut s = String::new();
+            let n = append_to_string(&mut s, 64, |sink| sink.push_byte_map_run(&input, &map));
+            assert_eq!(n, want, "utf-8, error at {error_at}");
+            assert_eq!(s.encode_utf16().collect::<alloc::vec::Vec<_>>(), expected);
+        }
+    }
 }
 
 /// The pair loop (raw stores) in every room size: whole characters only, the `&mut
