@@ -42,8 +42,11 @@ enum Block {
     /// All below U+0800: each unit's UTF-8 in its `u16` (lead in the low byte; an ASCII
     /// unit as it is), and bit `2i` of the mask set where unit `i` is ASCII.
     Below0800([u16; 8], u32),
-    /// Some unit needs three bytes.
-    Bmp([u16; 8]),
+    /// Some unit needs three bytes: each unit's UTF-8 in a `u32` (first byte lowest), and
+    /// the lanes of at least two bytes (bits 0-7) and of three (bits 8-15).
+    Bmp([u32; 8], u32),
+    /// Some unit needs three bytes, and most are ASCII: the units.
+    MostlyAscii([u16; 8]),
 }
 
 /// UTF-16 → UTF-8, 8 units per step, for blocks without surrogates (a block with one
@@ -52,11 +55,11 @@ enum Block {
 /// two-byte forms built in the vector and is stored one `u16` per unit, each store
 /// overlapping the next by the byte an ASCII unit does not use (no branch per unit; the
 /// one byte the last store may write past the output is saved and put back); any other
-/// block is written unit by unit. Nothing past what it reports changes.
+/// block has its one- to three-byte forms built in 32-bit lanes and is stored the same
+/// way, four bytes per unit. Nothing past what it reports changes.
 // Hot loop. Bounds: `read` advances by 16 while `read + 16 <= src.len()`; `written`
-// advances by at most 24 per step while `written + 24 <= dst.len()`, and a step writes
-// within `dst[written..written + 24]` (a block below U+0800: at most 16 bytes plus the
-// restored one); so no index passes its slice's length and the sums cannot overflow.
+// advances by at most 24 per step while `written + 27 <= dst.len()`, and a step writes
+// within `dst[written..written + 27]` (at most 24 bytes plus the three restored); so no index passes its slice's length and the sums cannot overflow.
 // `u >> 6` and `u >> 12` of a `u16` fit a byte after the masks.
 #[allow(
     clippy::arithmetic_side_effects,
@@ -65,7 +68,7 @@ enum Block {
 )]
 pub(crate) fn bytes_to_utf8(src: &[u8], big_endian: bool, dst: &mut Slots<u8>) -> (usize, usize) {
     let (mut read, mut written) = (0, 0);
-    while read + 16 <= src.len() && written + 24 <= dst.len() {
+    while read + 16 <= src.len() && written + 27 <= dst.len() {
         // SAFETY: SSE2 is part of the x86-64 baseline; the load reads `src[read..read +
         // 16]`, in bounds; the store writes `dst[written..written + 8]` (room checked);
         // the spills write the 16 bytes of local arrays.
@@ -95,10 +98,13 @@ pub(crate) fn bytes_to_utf8(src: &[u8], big_endian: bool, dst: &mut Slots<u8>) -
                 let mut spill = [0u16; 8];
                 _mm_storeu_si128(spill.as_mut_ptr().cast(), words);
                 Block::Below0800(spill, ascii_mask)
-            } else {
+            } else if (ascii_mask & 0x5555).count_ones() >= 5 {
                 let mut spill = [0u16; 8];
                 _mm_storeu_si128(spill.as_mut_ptr().cast(), v);
-                Block::Bmp(spill)
+                Block::MostlyAscii(spill)
+            } else {
+                let (lanes, lengths) = bmp_lanes(v);
+                Block::Bmp(lanes, lengths)
             }
         };
         read += 16;
@@ -117,7 +123,9 @@ pub(crate) fn bytes_to_utf8(src: &[u8], big_endian: bool, dst: &mut Slots<u8>) -
                 out[end] = after;
                 written += end;
             }
-            Block::Bmp(units) => {
+            Block::MostlyAscii(units) => {
+                // A punctuation mark or symbol in Latin text: unit by unit, the branches
+                // are predictable and cheaper than building every unit's lanes.
                 let out = &mut dst[written..written + 24];
                 let mut n = 0;
                 for u in units {
@@ -137,7 +145,67 @@ pub(crate) fn bytes_to_utf8(src: &[u8], big_endian: bool, dst: &mut Slots<u8>) -
                 }
                 written += n;
             }
+            Block::Bmp(lanes, lengths) => {
+                // One four-byte store per unit, each overlapping the next by the bytes a
+                // shorter character does not use: no branch per unit (Hangul or kana mixed
+                // with spaces and punctuation defeat the branch predictor). The three bytes
+                // the last store may write past the output are saved and put back.
+                let end = 8 + lengths.count_ones() as usize;
+                let out = &mut dst[written..written + 27];
+                let after = [out[end], out[end + 1], out[end + 2]];
+                let mut n = 0;
+                for (i, lane) in lanes.into_iter().enumerate() {
+                    write_slots(&mut out[n..n + 4], &lane.to_le_bytes());
+                    n += 1 + (lengths >> i & 1) as usize + (lengths >> (8 + i) & 1) as usize;
+                }
+                out[end..end + 3].copy_from_slice(&after);
+                written += end;
+            }
         }
     }
     (read, written)
+}
+
+/// The UTF-8 of 8 units (no surrogates) in 32-bit lanes, first byte lowest, and a mask:
+/// bit i set if unit i takes at least two bytes, bit 8 + i if it takes three.
+fn bmp_lanes(v: __m128i) -> ([u32; 8], u32) {
+    let mut lanes = [0u32; 8];
+    let (mut at_least_2, mut at_least_3) = (0, 0);
+    // SAFETY: SSE2 is part of the x86-64 baseline.
+    let halves = unsafe {
+        let zero = _mm_setzero_si128();
+        [
+            (0, _mm_unpacklo_epi16(v, zero)),
+            (4, _mm_unpackhi_epi16(v, zero)),
+        ]
+    };
+    for (half, x) in halves {
+        // SAFETY: SSE2 is part of the x86-64 baseline; the store writes `lanes[half..half
+        // + 4]`, `half` being 0 or 4.
+        unsafe {
+            let six = _mm_set1_epi32(0x3F);
+            let cont = _mm_set1_epi32(0x80);
+            let two = _mm_cmpgt_epi32(x, _mm_set1_epi32(0x7F));
+            let three = _mm_cmpgt_epi32(x, _mm_set1_epi32(0x7FF));
+            let low6 = _mm_or_si128(_mm_and_si128(x, six), cont);
+            let mid6 = _mm_or_si128(_mm_and_si128(_mm_srli_epi32::<6>(x), six), cont);
+            // 110xxxxx 10xxxxxx and 1110xxxx 10xxxxxx 10xxxxxx.
+            let two_form = _mm_or_si128(
+                _mm_or_si128(_mm_srli_epi32::<6>(x), _mm_set1_epi32(0xC0)),
+                _mm_slli_epi32::<8>(low6),
+            );
+            let three_form = _mm_or_si128(
+                _mm_or_si128(_mm_srli_epi32::<12>(x), _mm_set1_epi32(0xE0)),
+                _mm_or_si128(_mm_slli_epi32::<8>(mid6), _mm_slli_epi32::<16>(low6)),
+            );
+            let select = |mask: __m128i, yes: __m128i, no: __m128i| {
+                _mm_or_si128(_mm_and_si128(mask, yes), _mm_andnot_si128(mask, no))
+            };
+            let lane = select(three, three_form, select(two, two_form, x));
+            _mm_storeu_si128(lanes.as_mut_ptr().add(half).cast(), lane);
+            at_least_2 |= (_mm_movemask_ps(_mm_castsi128_ps(two)) as u32) << half;
+            at_least_3 |= (_mm_movemask_ps(_mm_castsi128_ps(three)) as u32) << half;
+        }
+    }
+    (lanes, at_least_2 | at_least_3 << 8)
 }
