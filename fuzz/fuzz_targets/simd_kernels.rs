@@ -181,8 +181,8 @@ fn check(kernel: KernelChoice, scalar: KernelChoice, bytes: &[u8], units: &[u16]
     }
 }
 
-/// The byte-map kernels (single-byte and x-user-defined, AVX-512 only: elsewhere they take
-/// nothing) against the index, byte by byte: whatever prefix a kernel takes must be exactly
+/// The byte-map kernels (single-byte and x-user-defined; a level without a kernel for one
+/// takes nothing) against the index, byte by byte: whatever prefix a kernel takes must be exactly
 /// the index's mapping, with nothing written past what it reports (UTF-8, bytes).
 fn check_byte_map(kernel: KernelChoice, raw: &[u8], selector: usize, room: usize) {
     const SINGLE_BYTE: [&str; 8] = [

@@ -86,8 +86,8 @@ impl EncodeKernel for SingleByteEncoder {
             None => Encoded::unmappable(c),
         }
     }
-    /// Where the CPU has the AVX-512 kernel: ASCII and the two-byte characters of the
-    /// encoding's busiest blocks 64 bytes at a time, the generic loop for a short span
+    /// Where the CPU has a kernel (AVX-512, NEON): ASCII and the two-byte characters of the
+    /// encoding's busiest blocks 64 (16) bytes at a time, the generic loop for a short span
     /// wherever the kernel stops (another character, or an unmappable one); elsewhere the
     /// generic loop throughout (and in the `compact` build, which links no hot-pair
     /// tables).

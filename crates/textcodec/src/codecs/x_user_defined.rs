@@ -104,8 +104,9 @@ impl EncodeKernel for XUserDefinedEncoder {
     #[allow(clippy::indexing_slicing, clippy::arithmetic_side_effects)]
     fn fast(&mut self, src: &str, dst: &mut Slots<u8>) -> (usize, usize) {
         let bytes = src.as_bytes();
-        // The AVX-512 or AVX2 kernel where the CPU has one (ASCII and U+F780..=U+F7FF, 64
-        // or 32 bytes at a time), then the loop below from where it stopped.
+        // The AVX-512, AVX2 or NEON kernel where the CPU has one (ASCII and
+        // U+F780..=U+F7FF, 64, 32 or 16 bytes at a time), then the loop below from where it
+        // stopped.
         let (mut read, mut written) = crate::simd::byte_map::encode_x_user_defined(bytes, dst);
         while written < dst.len() {
             match *bytes.get(read..).unwrap_or_default() {

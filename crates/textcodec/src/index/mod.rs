@@ -55,7 +55,7 @@ pub(crate) struct SingleByteIndex {
     #[cfg(feature = "compact")]
     slots: [u8; 256],
     /// The two-byte UTF-8 characters of its busiest 64-code-point blocks → bytes (the
-    /// AVX-512 encoder's table, derived from `decode`; `compact` encodes without it).
+    /// AVX-512 and NEON encoders' table, derived from `decode`; `compact` encodes without it).
     #[cfg(not(feature = "compact"))]
     pub(crate) hot: crate::simd::byte_map::HotPairs,
 }

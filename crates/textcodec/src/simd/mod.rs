@@ -5,7 +5,8 @@
 //!   sequences, which lets `String` and `&mut str` outputs skip re-validation soundly.
 //! - [`ascii`]: bulk ASCII scanning, copying, widening and narrowing, the hot loops of every
 //!   ASCII-compatible decoder and encoder.
-//! - [`byte_map`]: single-byte table lookups of 32 bytes at once (AVX-512).
+//! - [`byte_map`]: single-byte and x-user-defined decoding by table lookups, 16 to 32 bytes
+//!   at once, and their encoders' ASCII-and-hot-pairs kernels.
 //! - [`utf8`]: UTF-8 validation (the longest valid prefix) and conversion of valid UTF-8
 //!   to UTF-16.
 //! - [`utf16`]: UTF-16 (units, or bytes in either order) to UTF-8 and to code units,

@@ -8,6 +8,7 @@
 //! lookups leaves exactly the entry of the byte's own table.
 
 use super::super::utf16::avx2::{below_0800, bmp_8, store_exact, Packed};
+use super::pack::KEPT_BYTES;
 use super::BLOCK;
 use crate::simd::{out_ptr, write_slots, write_utf8, Slots};
 use core::arch::x86_64::*;
@@ -241,33 +242,6 @@ pub(super) unsafe fn x_user_defined_to_utf16(src: &[u8], dst: &mut Slots<u16>) -
     i
 }
 
-/// Indexed by a mask of 8 bytes (bit i: keep byte i), the positions of the kept bytes in
-/// order as the bytes of a `u64` (first in the low byte); unused positions hold 0x80
-/// (`pshufb` writes 0). Adding 0x08 to every byte addresses the next 8 bytes instead (0x80
-/// stays above 0x7F).
-static KEPT_BYTES: [u64; 256] = kept_bytes();
-
-// Bounds: evaluated at compile time; at most 8 positions (`j < 8`).
-#[allow(clippy::indexing_slicing, clippy::arithmetic_side_effects)]
-const fn kept_bytes() -> [u64; 256] {
-    let mut t = [0u64; 256];
-    let mut mask = 0;
-    while mask < 256 {
-        let mut positions = [0x80u8; 8];
-        let (mut j, mut bit) = (0, 0);
-        while bit < 8 {
-            if (mask >> bit) & 1 == 1 {
-                positions[j] = bit as u8;
-                j += 1;
-            }
-            bit += 1;
-        }
-        t[mask] = u64::from_le_bytes(positions);
-        mask += 1;
-    }
-    t
-}
-
 /// The bytes of one 128-bit lane of `v` whose bits are set in `keep` (16 bits), packed:
 /// the kept bytes of its first 8 in the low half, those of its last 8 in the high half,
 /// with their counts, for [`store_exact`].
@@ -282,7 +256,7 @@ unsafe fn keep_bytes(lane: __m128i, keep: u32) -> Packed {
     let (first, second) = ((keep & 0xFF) as usize, (keep >> 8 & 0xFF) as usize);
     let control = _mm256_set_epi64x(
         i64::from_le_bytes([0x80; 8]),
-        (KEPT_BYTES[second] + 0x0808_0808_0808_0808) as i64,
+        (KEPT_BYTES[second] | 0x0808_0808_0808_0808) as i64,
         i64::from_le_bytes([0x80; 8]),
         KEPT_BYTES[first] as i64,
     );

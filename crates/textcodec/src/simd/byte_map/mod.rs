@@ -9,12 +9,22 @@
 //! planes up with `vqtbl4q_u8`/`vqtbx4q_u8`, 64 entries at a time (`neon.rs`). SSE2 and
 //! the scalar level return 0 and the codec's portable loop (`codecs::fast_byte_map`, tested under every
 //! kernel) does all the work; the naive oracle in the tests is the reference both are
-//! checked against. The encoders' kernels are AVX-512 only.
+//! checked against.
 //!
-//! Contract (all levels): the bytes are taken in whole 32-byte blocks while a block and
-//! its worst-case output fit (a long ASCII run may be taken to its end); a block holding
-//! an error byte (a table entry of 0, or a surrogate, which no index has) is taken up to
-//! that byte, and the call stops there.
+//! Decoders' contract (all levels): the bytes are taken in whole blocks (32 bytes, 16 for
+//! SSE4 and NEON) while a block and its worst-case output fit (a long ASCII run may be
+//! taken to its end); a block holding an error byte (a table entry of 0, or a surrogate,
+//! which no index has) is taken up to that byte, and the call stops there.
+//!
+//! Encoders (UTF-8 → bytes: ASCII plus a single-byte encoding's [`HotPairs`], or
+//! x-user-defined's U+F780..=U+F7FF): AVX-512 (64 bytes per step, `vpermt2b` lookups and
+//! `vpcompressb`) and NEON (16 bytes, four `vqtbl4q_u8` lookups, kept bytes packed with
+//! `vqtbl1q_u8`) have both; AVX2 has x-user-defined only (32 bytes, `pshufb` packing).
+//! Elsewhere they take nothing and the codecs' generic loops encode. Their contract: whole
+//! characters only, nothing written past what they report, and a stop before the first
+//! character they cannot take or when a step's output (with any scratch bytes a kernel
+//! saves and restores after it) might not fit. The tests check every level against the
+//! indexes, character by character.
 #![deny(
     clippy::unwrap_used,
     clippy::expect_used,
@@ -99,11 +109,17 @@ pub(crate) fn to_utf8_with(
 /// 64-code-point blocks a single-byte encoding maps most of, e.g. C2/C3 for Latin-1,
 /// D0/D1 for Cyrillic) → their bytes: `bytes[k * 64 + (trail & 0x3F)]` for `leads[k]
 /// trail`, 0 where the character is not encodable. Unused slots have lead 0 (no lead
-/// byte matches it).
-// The encode kernel that reads it is x86-64 only.
+/// byte matches it) and all-zero blocks.
+// The encode kernels that read it are x86-64 (AVX-512) and aarch64 (NEON) only.
 // The compact build's encoders do not use it (its tests and fuzzing hooks do).
 #[cfg_attr(
-    any(feature = "compact", not(target_arch = "x86_64")),
+    any(
+        feature = "compact",
+        not(any(
+            target_arch = "x86_64",
+            all(target_arch = "aarch64", target_endian = "little")
+        ))
+    ),
     allow(dead_code)
 )]
 pub(crate) struct HotPairs {
@@ -166,8 +182,9 @@ pub(crate) const fn hot_pairs(decode: &[u16; 256]) -> HotPairs {
 }
 
 /// Encodes a prefix of `src` (the bytes of a `&str` from a character boundary) into
-/// `dst`: ASCII and the hot two-byte characters, 64 bytes per step; stops before anything
-/// else (other characters, unmappable ones) or when a step's output might not fit.
+/// `dst`: ASCII and the hot two-byte characters, 64 (AVX-512) or 16 (NEON) bytes per step;
+/// stops before anything else (other characters, unmappable ones) or when a step's output
+/// might not fit.
 /// Returns (bytes read, bytes written); (0, 0) where there is no kernel (see
 /// [`has_encode_kernel`]).
 #[cfg_attr(feature = "compact", allow(dead_code))]
@@ -182,6 +199,10 @@ pub(crate) fn encode_hot_pairs(src: &[u8], hot: &HotPairs, dst: &mut Slots<u8>) 
 pub(crate) fn has_encode_kernel() -> bool {
     #[cfg(target_arch = "x86_64")]
     if let Kernel::Avx512(_) = kernel() {
+        return true;
+    }
+    #[cfg(all(target_arch = "aarch64", target_endian = "little"))]
+    if let Kernel::Neon(_) = kernel() {
         return true;
     }
     false
@@ -199,13 +220,16 @@ pub(crate) fn encode_hot_pairs_with(
         // SAFETY: a `Kernel::Avx512` value exists only after its features were detected.
         #[cfg(target_arch = "x86_64")]
         Kernel::Avx512(_) => unsafe { avx512::encode_hot_pairs(src, hot, dst) },
+        #[cfg(all(target_arch = "aarch64", target_endian = "little"))]
+        Kernel::Neon(_) => neon::encode_hot_pairs(src, hot, dst),
         _ => (0, 0),
     }
 }
 
 /// Encodes a prefix of `src` (the bytes of a `&str` from a character boundary) as
-/// x-user-defined: ASCII, and U+F780..=U+F7FF (`EF 9E/9F xx`) to 0x80..=0xFF, 64 (AVX-512)
-/// or 32 (AVX2) bytes per step; stops before any other character or when a step's output might not fit.
+/// x-user-defined: ASCII, and U+F780..=U+F7FF (`EF 9E/9F xx`) to 0x80..=0xFF, 64 (AVX-512),
+/// 32 (AVX2) or 16 (NEON) bytes per step; stops before any other character or when a
+/// step's output might not fit.
 /// Returns (bytes read, bytes written); (0, 0) where there is no kernel.
 #[inline]
 pub(crate) fn encode_x_user_defined(src: &[u8], dst: &mut Slots<u8>) -> (usize, usize) {
@@ -227,6 +251,8 @@ pub(crate) fn encode_x_user_defined_with(
         // detected.
         #[cfg(target_arch = "x86_64")]
         Kernel::Avx2(_) => unsafe { avx2::encode_x_user_defined(src, dst) },
+        #[cfg(all(target_arch = "aarch64", target_endian = "little"))]
+        Kernel::Neon(_) => neon::encode_x_user_defined(src, dst),
         _ => (0, 0),
     }
 }
@@ -266,6 +292,12 @@ mod avx512;
 
 #[cfg(all(target_arch = "aarch64", target_endian = "little"))]
 mod neon;
+
+#[cfg(any(
+    target_arch = "x86_64",
+    all(target_arch = "aarch64", target_endian = "little")
+))]
+mod pack;
 
 #[cfg(test)]
 // Bounds: test code over small buffers it builds itself; an out-of-range index, an

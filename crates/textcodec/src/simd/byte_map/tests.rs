@@ -150,9 +150,157 @@ fn mixed_text(len: usize, other_at: usize, takeable: &[char], others: &[char]) -
     (text, stop)
 }
 
-/// The encoder kernel against the index, character by character: it takes a prefix of
-/// whole characters, all ASCII or hot and mappable, writes exactly their bytes, and
-/// with ample room takes every whole step such characters fill.
+/// Which encoder kernel is under test.
+#[derive(Clone, Copy)]
+enum Encoder {
+    HotPairs,
+    XUserDefined,
+}
+
+/// An encoder kernel's step and the output room it needs to take one (its step's worst
+/// case plus any scratch bytes it saves and restores), `None` for levels without one
+/// (they take nothing).
+fn encoder_step(k: Kernel, encoder: Encoder) -> Option<(usize, usize)> {
+    let _ = encoder;
+    match k {
+        #[cfg(target_arch = "x86_64")]
+        Kernel::Avx512(_) => Some((64, 64)),
+        #[cfg(target_arch = "x86_64")]
+        Kernel::Avx2(_) if matches!(encoder, Encoder::XUserDefined) => Some((32, 48)),
+        #[cfg(all(target_arch = "aarch64", target_endian = "little"))]
+        Kernel::Neon(_) => Some((16, 32)),
+        _ => None,
+    }
+}
+
+/// The bytes `text` encodes to, character by character, up to `stop` (`encode` of each
+/// character), and for each byte offset up to `stop` that starts a character the length
+/// of the output before it.
+fn expected_output(text: &str, stop: usize, encode: impl Fn(char) -> u8) -> (Vec<u8>, Vec<usize>) {
+    let mut out = Vec::new();
+    let mut out_at = alloc::vec![usize::MAX; stop + 1];
+    for (at, c) in text[..stop].char_indices() {
+        out_at[at] = out.len();
+        out.push(encode(c));
+    }
+    out_at[stop] = out.len();
+    (out, out_at)
+}
+
+/// Runs one encoder kernel over `text` (at byte `align` of its buffer) into `room` bytes
+/// (at byte `align` of theirs, full of 0xAA) and checks the contract: a prefix of whole
+/// characters, none past `stop` (the first character it must not take), exactly their
+/// bytes, nothing written after them; and that it went as far as its steps allow: up to
+/// `stop`, or to where a whole step no longer fits the input or the room.
+#[allow(clippy::too_many_arguments)]
+fn check_encoder(
+    k: Kernel,
+    encoder: Encoder,
+    hot: &HotPairs,
+    text: &str,
+    stop: usize,
+    (want, out_at): (&[u8], &[usize]),
+    align: usize,
+    room: usize,
+) {
+    let mut src = alloc::vec![b'!'; align];
+    src.extend_from_slice(text.as_bytes());
+    let src = &src[align..];
+    let mut dst = alloc::vec![0xAAu8; align + room];
+    let out = slots(&mut dst[align..]);
+    let (read, written) = match encoder {
+        Encoder::HotPairs => encode_hot_pairs_with(k, src, hot, out),
+        Encoder::XUserDefined => encode_x_user_defined_with(k, src, out),
+    };
+    let what = match encoder {
+        Encoder::HotPairs => "hot pairs",
+        Encoder::XUserDefined => "x-user-defined",
+    };
+    let at = || {
+        let len = text.len();
+        alloc::format!(
+            "{k:?} {what}: len {len} stop {stop} align {align} room {room} read {read} {text:?}"
+        )
+    };
+    assert!(
+        read <= stop && text.is_char_boundary(read),
+        "{}: read",
+        at()
+    );
+    assert_eq!(written, out_at[read], "{}: written", at());
+    assert_eq!(&dst[align..align + written], &want[..written], "{}", at());
+    assert!(
+        dst[..align]
+            .iter()
+            .chain(&dst[align + written..])
+            .all(|&b| b == 0xAA),
+        "{}: wrote outside its output",
+        at()
+    );
+    match encoder_step(k, encoder) {
+        Some((step, need)) => assert!(
+            read == stop || read + step > text.len() || written + need > room,
+            "{}: stopped early",
+            at()
+        ),
+        None => assert_eq!((read, written), (0, 0), "{}", at()),
+    }
+}
+
+/// The characters a hot-pair kernel must take for `index` (ASCII, hot and mappable), and
+/// others it must stop before: three- and four-byte ones, the index's characters outside
+/// the hot blocks, and (if any) a hot-block character the index does not map.
+fn hot_pair_characters(
+    index: &crate::index::SingleByteIndex,
+    hot: &HotPairs,
+) -> (Vec<char>, Vec<char>) {
+    let mut takeable: Vec<char> = (0x00u8..0x80).step_by(7).map(char::from).collect();
+    let mut others: Vec<char> = alloc::vec!['€', '\u{2013}', '日', '😀', '\u{7FF}', '\u{80}'];
+    for b in 0x80..=0xFFu8 {
+        let Some(cp) = index.code_point(b) else {
+            continue;
+        };
+        let c = char::from_u32(u32::from(cp)).unwrap();
+        let lead = c.encode_utf8(&mut [0; 4]).as_bytes()[0];
+        if c.len_utf8() == 2 && hot.leads.contains(&lead) {
+            takeable.push(c);
+        } else {
+            others.push(c);
+        }
+    }
+    for k in 0..4 {
+        for t in 0..64u32 {
+            let lead = u32::from(hot.leads[k]);
+            if lead == 0 || hot.bytes[k * 64 + t as usize] != 0 {
+                continue;
+            }
+            let cp = ((lead & 0x1F) << 6) | t;
+            if cp >= 0x80 {
+                others.push(char::from_u32(cp).unwrap());
+                break;
+            }
+        }
+    }
+    // (U+0080 is takeable where the index maps it: ISO-8859-2's C1 controls.)
+    others.retain(|c| !takeable.contains(c));
+    (takeable, others)
+}
+
+/// A single-byte encoder's byte for a character it takes (ASCII or in its index).
+fn single_byte_encode(index: &crate::index::SingleByteIndex) -> impl Fn(char) -> u8 + '_ {
+    |c| {
+        if (c as u32) < 0x80 {
+            c as u8
+        } else {
+            index.byte_for(c as u32).unwrap()
+        }
+    }
+}
+
+/// The hot-pair encoder kernel against the index, character by character, over long
+/// texts of a few encodings with busy hot blocks: it takes a prefix of whole characters,
+/// all ASCII or hot and mappable, writes exactly their bytes, and with room takes every
+/// whole step such characters fill.
 #[test]
 fn hot_pair_encoder_matches_the_index_across_mixes_and_room() {
     use crate::index::single_byte::{ISO_8859_2, WINDOWS_1251, WINDOWS_1252, WINDOWS_1255};
@@ -160,68 +308,55 @@ fn hot_pair_encoder_matches_the_index_across_mixes_and_room() {
     let (max_len, step) = if cfg!(miri) { (70, 23) } else { (200, 1) };
     for index in indexes {
         let hot = &hot_pairs(&index.decode);
-        // Characters the kernel must take (ASCII, hot and mappable), and others.
-        let mut takeable: Vec<char> = (0x20u8..0x7F).step_by(7).map(char::from).collect();
-        let mut others: Vec<char> = alloc::vec!['€', '\u{2013}', '日', '😀', '\u{7FF}'];
-        for b in 0x80..=0xFFu8 {
-            let Some(cp) = index.code_point(b) else {
-                continue;
-            };
-            let c = char::from_u32(u32::from(cp)).unwrap();
-            let lead = c.encode_utf8(&mut [0; 4]).as_bytes()[0];
-            if c.len_utf8() == 2 && hot.leads.contains(&lead) {
-                takeable.push(c);
-            } else {
-                others.push(c);
-            }
-        }
-        // A hot-block character the index does not map (if any): must stop the kernel.
-        for k in 0..4 {
-            for t in 0..64u32 {
-                let lead = u32::from(hot.leads[k]);
-                if lead == 0 || hot.bytes[k * 64 + t as usize] != 0 {
-                    continue;
-                }
-                let cp = ((lead & 0x1F) << 6) | t;
-                if cp >= 0x80 {
-                    others.push(char::from_u32(cp).unwrap());
-                    break;
-                }
-            }
-        }
+        let (takeable, others) = hot_pair_characters(index, hot);
         assert!(takeable.len() > 40, "hot blocks too small");
         for len in 0..max_len {
             for other_at in (0..len).step_by(step * 5).chain([usize::MAX]) {
-                let (text, stop_char) = mixed_text(len, other_at, &takeable, &others);
-                for room in [0, 63, 64, text.len(), text.len() + 64] {
+                let (text, stop) = mixed_text(len, other_at, &takeable, &others);
+                let (want, out_at) = expected_output(&text, stop, single_byte_encode(index));
+                for room in [0, 31, 32, 63, 64, text.len(), text.len() + 64] {
                     for k in available_kernels() {
-                        let mut dst = alloc::vec![0xAAu8; room];
-                        let (read, written) =
-                            encode_hot_pairs_with(k, text.as_bytes(), hot, slots(&mut dst));
-                        assert!(text.is_char_boundary(read), "{k:?} read {read}");
-                        assert!(read <= stop_char, "{k:?} read past a stop at {stop_char}");
-                        let want: Vec<u8> = text[..read]
-                            .chars()
-                            .map(|c| {
-                                if (c as u32) < 0x80 {
-                                    c as u8
-                                } else {
-                                    index.byte_for(c as u32).unwrap()
-                                }
-                            })
-                            .collect();
-                        assert_eq!(&dst[..written], &want[..], "{k:?} len {len}");
-                        assert!(dst[written..].iter().all(|&b| b == 0xAA), "{k:?} past");
-                        #[cfg(target_arch = "x86_64")]
-                        if matches!(k, Kernel::Avx512(_)) && room >= text.len() + 64 {
-                            // Whole 64-byte steps up to the stop are taken (a step may
-                            // end one byte early, before a lead).
-                            assert!(
-                                read + 64 > stop_char.min(text.len()) || read == stop_char,
-                                "{k:?} stopped early at {read} (stop {stop_char}, len {})",
-                                text.len()
-                            );
-                        }
+                        let expected = (&want[..], &out_at[..]);
+                        check_encoder(k, Encoder::HotPairs, hot, &text, stop, expected, 0, room);
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// The hot-pair encoder kernel in every single-byte encoding (its own hot blocks, however
+/// few characters they hold), with a character it must stop before at every position,
+/// the text at every alignment within a 16-byte step, and output room around every
+/// kernel's thresholds.
+#[test]
+fn hot_pair_encoder_stops_at_every_position_in_every_single_byte_encoding() {
+    let (max_len, step) = if cfg!(miri) { (20, 7) } else { (72, 1) };
+    let encodings = crate::Encoding::all()
+        .iter()
+        .filter_map(|e| e.single_byte_index());
+    for (n, index) in encodings.enumerate() {
+        let hot = &hot_pairs(&index.decode);
+        let (takeable, others) = hot_pair_characters(index, hot);
+        for len in 0..max_len {
+            for other_at in (0..len).step_by(step).chain([usize::MAX]) {
+                let (text, stop) = mixed_text(len, other_at, &takeable, &others);
+                let (want, out_at) = expected_output(&text, stop, single_byte_encode(index));
+                let align = (n + len + other_at % 16) % 16;
+                let rooms = [0, 16, 31, 32, 33, 48, 63, 64, 65, 95, 96, text.len() + 64];
+                for room in rooms {
+                    for k in available_kernels() {
+                        let expected = (&want[..], &out_at[..]);
+                        check_encoder(
+                            k,
+                            Encoder::HotPairs,
+                            hot,
+                            &text,
+                            stop,
+                            expected,
+                            align,
+                            room,
+                        );
                     }
                 }
             }
@@ -231,47 +366,60 @@ fn hot_pair_encoder_matches_the_index_across_mixes_and_room() {
 
 /// The x-user-defined encoder kernel against the Standard's mapping, character by
 /// character: a prefix of whole characters, each ASCII or U+F780..=U+F7FF, exactly their
-/// bytes, and with ample room every whole step up to the first other character.
+/// bytes, and with room every whole step up to the first other character; that character
+/// at every position, the text at every alignment within a 16-byte step, and output room
+/// around every kernel's thresholds.
 #[test]
 fn x_user_defined_encoder_matches_the_mapping_across_mixes_and_room() {
-    let max_len = if cfg!(miri) { 70 } else { 200 };
+    let (max_len, step) = if cfg!(miri) { (70, 7) } else { (200, 1) };
     let takeable: Vec<char> = (0u32..0x80)
         .step_by(5)
         .chain(0xF780..0xF800)
         .filter_map(char::from_u32)
         .collect();
+    // Other three-byte characters with lead EF (second byte next to 9E/9F, and not), and
+    // one- to four-byte ones.
     let others = [
-        'é', '日', '😀', '\u{F77F}', '\u{F800}', '\u{E000}', '\u{7FF}',
+        'é', '日', '😀', '\u{F77F}', '\u{F800}', '\u{E000}', '\u{7FF}', '\u{FFFF}', '\u{F700}',
     ];
+    let hot = &hot_pairs(&[0; 256]);
+    let encode = |c: char| match c as u32 {
+        cp @ 0..=0x7F => cp as u8,
+        cp => (cp - 0xF780 + 0x80) as u8,
+    };
     for len in 0..max_len {
-        for other_at in (0..len).step_by(7).chain([usize::MAX]) {
+        for other_at in (0..len).step_by(step).chain([usize::MAX]) {
             let (text, stop) = mixed_text(len, other_at, &takeable, &others);
-            for room in [0, 63, 64, text.len(), text.len() + 64] {
+            let (want, out_at) = expected_output(&text, stop, encode);
+            let align = (len + other_at % 16) % 16;
+            let rooms = [
+                0,
+                16,
+                31,
+                32,
+                33,
+                47,
+                48,
+                49,
+                63,
+                64,
+                65,
+                text.len(),
+                text.len() + 64,
+            ];
+            for room in rooms {
                 for k in available_kernels() {
-                    let mut dst = alloc::vec![0xAAu8; room];
-                    let (read, written) =
-                        encode_x_user_defined_with(k, text.as_bytes(), slots(&mut dst));
-                    assert!(
-                        text.is_char_boundary(read) && read <= stop,
-                        "{k:?} read {read}"
+                    let expected = (&want[..], &out_at[..]);
+                    check_encoder(
+                        k,
+                        Encoder::XUserDefined,
+                        hot,
+                        &text,
+                        stop,
+                        expected,
+                        align,
+                        room,
                     );
-                    let want: Vec<u8> = text[..read]
-                        .chars()
-                        .map(|c| match c as u32 {
-                            cp @ 0..=0x7F => cp as u8,
-                            cp => (cp - 0xF780 + 0x80) as u8,
-                        })
-                        .collect();
-                    assert_eq!(&dst[..written], &want[..], "{k:?} len {len}");
-                    assert!(dst[written..].iter().all(|&b| b == 0xAA), "{k:?} past");
-                    #[cfg(target_arch = "x86_64")]
-                    if matches!(k, Kernel::Avx512(_)) && room >= text.len() + 64 {
-                        assert!(read == stop || read + 64 > text.len(), "{k:?} early {read}");
-                    }
-                    #[cfg(target_arch = "x86_64")]
-                    if matches!(k, Kernel::Avx2(_)) && room >= text.len() + 64 {
-                        assert!(read == stop || read + 32 > text.len(), "{k:?} early {read}");
-                    }
                 }
             }
         }
