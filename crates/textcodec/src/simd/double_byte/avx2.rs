@@ -35,10 +35,25 @@ unsafe fn capable_bitmap(lead_map: &[u8; 128]) -> __m256i {
     _mm256_broadcastsi128_si256(bitmap)
 }
 
+/// Whether every 32-byte block of `src` (a multiple of 32 bytes long) has at least
+/// `min_non_ascii` non-ASCII bytes.
+///
+/// # Safety
+/// The CPU must support AVX2 and POPCNT.
+#[target_feature(enable = "avx2,popcnt")]
+pub(super) unsafe fn dense(src: &[u8], min_non_ascii: u32) -> bool {
+    src.chunks_exact(BLOCK).all(|block| {
+        // SAFETY: `block` is 32 bytes long.
+        let v = unsafe { _mm256_loadu_si256(block.as_ptr().cast()) };
+        (_mm256_movemask_epi8(v) as u32).count_ones() >= min_non_ascii
+    })
+}
+
 /// Decodes whole 32-byte blocks (31 when the last byte is a lead) of ASCII and pairs of
 /// `table` to UTF-16 at `d` while 40 units of room are left; stops before a block with
-/// anything else. Nothing past the returned units is changed. Returns (bytes read, units
-/// written).
+/// anything else, and before a block with fewer than `MIN_NON_ASCII` non-ASCII bytes (the
+/// UTF-8 path leaves those to the codec's pair loop, where ASCII is one store a byte). Nothing past the returned units is changed.
+/// Returns (bytes read, units written).
 ///
 /// # Safety
 /// The CPU must support AVX2, BMI1, BMI2 and POPCNT; `d .. d + room` must be writable.
@@ -47,7 +62,7 @@ unsafe fn capable_bitmap(lead_map: &[u8; 128]) -> __m256i {
 // room`; `i` advances by 31 or 32 and `written` by the units stored (at most 32), so
 // neither passes its limit. Table indexes are masked to 8 bits.
 #[allow(clippy::indexing_slicing, clippy::arithmetic_side_effects)]
-pub(super) unsafe fn to_utf16(
+pub(super) unsafe fn to_utf16<const MIN_NON_ASCII: u32>(
     src: &[u8],
     table: &PairTable,
     d: *mut u16,
@@ -72,6 +87,9 @@ pub(super) unsafe fn to_utf16(
         // SAFETY: `i + 32 <= src.len()`.
         let v = unsafe { _mm256_loadu_si256(src.as_ptr().add(i).cast()) };
         let non_ascii = _mm256_movemask_epi8(v) as u32;
+        if non_ascii.count_ones() < MIN_NON_ASCII {
+            break;
+        }
         if non_ascii == 0 {
             // SAFETY: `written + 32 <= room`.
             unsafe {

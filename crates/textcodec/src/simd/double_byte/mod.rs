@@ -25,13 +25,16 @@
 //!
 //! AVX2 (`avx2.rs`) decodes to UTF-16 the same way in 32-byte blocks without the
 //! compress instructions: each 16-bit lane holds at most one lead, so the pairs are
-//! gathered in place and the units at character starts packed by a `pshufb` table. Its
-//! UTF-8 twin (the kept units of each 8 positions through the 8-unit BMP → UTF-8 step)
-//! ran 0.6–0.8× encoding_rs against the pair loop's 1.1–1.3× and was left out: most of
-//! each step's lanes are trails. The other levels (and the `compact` build, which has no
-//! pair tables to gather from) have no kernel: these functions return (0, 0) and the
-//! codec's pair loop does all the work. The tests check each kernel against a naive
-//! decoder of the same pairs.
+//! gathered in place and the units at character starts packed by a `pshufb` table. Into
+//! UTF-8 it runs in two passes, up to 16 blocks into a UTF-16 buffer on the stack and
+//! that buffer through [`super::utf16`]'s AVX2 kernel, and only over long stretches of
+//! mostly non-ASCII blocks (text that mixes short CJK runs with ASCII is faster in the
+//! pair loop, which stores an ASCII byte as it is). (A one-pass UTF-8 twin, the kept units
+//! of each 8 positions through the 8-unit BMP → UTF-8 step, ran 0.6–0.8× encoding_rs
+//! against the pair loop's 1.1–1.3×: most of each step's lanes are trails.) The other
+//! levels (and the `compact` build, which has no pair tables to gather from) have no
+//! kernel: these functions return (0, 0) and the codec's pair loop does all the work. The
+//! tests check each kernel against a naive decoder of the same pairs.
 #![deny(
     clippy::unwrap_used,
     clippy::expect_used,
@@ -54,11 +57,25 @@ pub(crate) fn to_utf16(src: &[u8], table: &PairTable, dst: &mut Slots<u16>) -> (
     to_utf16_with(kernel(), src, table, dst)
 }
 
-/// As [`to_utf16`], into UTF-8, while 96 bytes of room are left; nothing is written past
-/// what it returns. Returns (bytes read, bytes written).
+/// As [`to_utf16`], into UTF-8, while 96 (AVX-512) or 48 (AVX2) bytes of room are left;
+/// the AVX2 path also only starts where the next [`AVX2_UTF8_DENSE_AHEAD`] bytes are blocks
+/// with [`AVX2_UTF8_MIN_NON_ASCII`] non-ASCII bytes or more, and stops before a block with
+/// fewer. Nothing is written past what it returns. Returns (bytes read, bytes written).
 #[inline]
 pub(crate) fn to_utf8(src: &[u8], table: &PairTable, dst: &mut Slots<u8>) -> (usize, usize) {
-    to_utf8_with(kernel(), src, table, dst)
+    let k = kernel();
+    // A probe before the call: text that mixes short CJK runs with ASCII (markup,
+    // catalogs) calls here at every run, and the AVX2 path would only decline it.
+    #[cfg(all(target_arch = "x86_64", not(feature = "compact")))]
+    if matches!(k, Kernel::Avx2(_))
+        && !(src.get(64).is_some_and(|&b| b >= 0x80)
+            && src
+                .get(AVX2_UTF8_DENSE_AHEAD - 1)
+                .is_some_and(|&b| b >= 0x80))
+    {
+        return (0, 0);
+    }
+    to_utf8_with(k, src, table, dst)
 }
 
 // Builds without the kernel (other architectures, `compact`) use none of the arguments.
@@ -78,7 +95,9 @@ pub(crate) fn to_utf16_with(
         // SAFETY: a `Kernel::Avx2` value exists only after AVX2, BMI1, BMI2 and POPCNT
         // were detected.
         #[cfg(all(target_arch = "x86_64", not(feature = "compact")))]
-        Kernel::Avx2(_) => unsafe { avx2::to_utf16(src, table, super::out_ptr(dst), dst.len()) },
+        Kernel::Avx2(_) => unsafe {
+            avx2::to_utf16::<0>(src, table, super::out_ptr(dst), dst.len())
+        },
         _ => (0, 0),
     }
 }
@@ -97,8 +116,92 @@ pub(crate) fn to_utf8_with(
         Kernel::Avx512(_) => unsafe {
             avx512::decode::<true>(src, table, super::out_ptr(dst), dst.len())
         },
+        #[cfg(all(target_arch = "x86_64", not(feature = "compact")))]
+        Kernel::Avx2(_) => avx2_to_utf8(k, src, table, dst),
         _ => (0, 0),
     }
+}
+
+/// Room in bytes of UTF-8 that one 32-byte block of the AVX2 path needs: 16 pairs of three
+/// bytes each at most (an ASCII byte gives one).
+#[cfg(all(target_arch = "x86_64", not(feature = "compact")))]
+const AVX2_UTF8_BLOCK_ROOM: usize = 48;
+
+/// The AVX2 path into UTF-8 stops before a block with fewer non-ASCII bytes than this:
+/// markup and Latin text between CJK characters are cheaper in the codec's pair loop (one
+/// store per ASCII byte) than widened and narrowed again.
+#[cfg(all(target_arch = "x86_64", not(feature = "compact")))]
+pub(crate) const AVX2_UTF8_MIN_NON_ASCII: u32 = 16;
+
+/// ... and starts only where the next this many bytes are such blocks.
+#[cfg(all(target_arch = "x86_64", not(feature = "compact")))]
+pub(crate) const AVX2_UTF8_DENSE_AHEAD: usize = 128;
+
+/// AVX2 into UTF-8 in two passes over up to 16 blocks at a time: the UTF-16 kernel into a
+/// buffer on the stack (1 KiB, stays in L1), then the UTF-16 → UTF-8 kernel into `dst`;
+/// it stops before a block of mostly ASCII ([`AVX2_UTF8_MIN_NON_ASCII`]).
+/// (Building UTF-8 straight from each block's gathered lanes wastes most lanes on trails:
+/// see the module docs.) A block runs only while [`AVX2_UTF8_BLOCK_ROOM`] bytes of room are
+/// left, so the second pass always has room for every unit of the first; block boundaries
+/// are the UTF-16 kernel's over the whole input (a chunk that ends inside a block leaves
+/// that block to the next chunk).
+// Bounds: `read <= src.len()` and `written <= dst.len()` (sums of what the kernels report
+// over `src[read..]` and `dst[written..]`); `take <= src.len() - read`.
+#[cfg(all(target_arch = "x86_64", not(feature = "compact")))]
+#[allow(clippy::indexing_slicing, clippy::arithmetic_side_effects)]
+#[inline(never)]
+fn avx2_to_utf8(k: Kernel, src: &[u8], table: &PairTable, dst: &mut Slots<u8>) -> (usize, usize) {
+    use core::mem::MaybeUninit;
+    const BLOCKS: usize = 16;
+    // The UTF-16 kernel runs a block while 40 units of room are left (32 and the 8 its
+    // last packed store may cover): 15 blocks of at most 32 units, then 40.
+    let mut units = [MaybeUninit::<u16>::uninit(); BLOCKS * 32 + 8];
+    // Two passes pay off over long CJK runs only: in text that mixes short ones with ASCII
+    // (markup, catalogs) the pair loop is faster, and most calls end here, before the
+    // kernel's set-up.
+    // SAFETY: as below.
+    if !src
+        .get(..AVX2_UTF8_DENSE_AHEAD)
+        .is_some_and(|ahead| unsafe { avx2::dense(ahead, AVX2_UTF8_MIN_NON_ASCII) })
+    {
+        return (0, 0);
+    }
+    let (mut read, mut written) = (0, 0);
+    loop {
+        let blocks = ((dst.len() - written) / AVX2_UTF8_BLOCK_ROOM).min(BLOCKS);
+        let take = (src.len() - read).min(blocks * 32);
+        if take < 32 {
+            break;
+        }
+        // SAFETY: a `Kernel::Avx2` value exists only after AVX2, BMI1, BMI2 and POPCNT
+        // were detected; `units` has `units.len()` writable slots.
+        let (r, u) = unsafe {
+            avx2::to_utf16::<AVX2_UTF8_MIN_NON_ASCII>(
+                &src[read..read + take],
+                table,
+                super::out_ptr(&mut units),
+                units.len(),
+            )
+        };
+        if r == 0 {
+            break;
+        }
+        // SAFETY: the kernel stored (initialised) its first `u` units.
+        let units = unsafe { core::slice::from_raw_parts(units.as_ptr().cast::<u16>(), u) };
+        // Table entries and ASCII: no surrogates, and room for all (see above).
+        let (units_read, w) = super::utf16::units_to_utf8_with(k, units, &mut dst[written..]);
+        debug_assert_eq!(units_read, u);
+        if units_read != u {
+            // Cannot happen (see above); what was written past `written` is not reported.
+            break;
+        }
+        read += r;
+        written += w;
+        if r + 32 <= take {
+            break; // stopped before a block with something else
+        }
+    }
+    (read, written)
 }
 
 /// The leads of a 64-byte block whose lead-capable bytes are `capable` (see the module

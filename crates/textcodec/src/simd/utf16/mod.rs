@@ -28,7 +28,13 @@ pub(crate) fn bytes_to_utf8(src: &[u8], big_endian: bool, dst: &mut Slots<u8>) -
 /// [`bytes_to_utf8`] for `u16` input. Returns (units read, bytes written).
 #[inline]
 pub(crate) fn units_to_utf8(src: &[u16], dst: &mut Slots<u8>) -> (usize, usize) {
-    let (read, written) = bytes_to_utf8(as_bytes(src), cfg!(target_endian = "big"), dst);
+    units_to_utf8_with(kernel(), src, dst)
+}
+
+/// [`units_to_utf8`] with kernel `k`.
+#[inline]
+pub(crate) fn units_to_utf8_with(k: Kernel, src: &[u16], dst: &mut Slots<u8>) -> (usize, usize) {
+    let (read, written) = bytes_to_utf8_with(k, as_bytes(src), cfg!(target_endian = "big"), dst);
     (read / 2, written)
 }
 
