@@ -514,7 +514,7 @@ impl Sink for Utf8Sink<'_> {
         let ascii = self.copy_ascii(&src[..limit]);
         ascii
             + for_valid_utf8_chunks(&src[ascii..limit], |valid| {
-                write_slots(
+                super::copy_bytes(
                     &mut self.buf[self.pos..self.pos + valid.len()],
                     valid.as_bytes(),
                 );
