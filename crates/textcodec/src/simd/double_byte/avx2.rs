@@ -52,8 +52,8 @@ pub(super) unsafe fn dense(src: &[u8], min_non_ascii: u32) -> bool {
 /// Decodes whole 32-byte blocks (31 when the last byte is a lead) of ASCII and pairs of
 /// `table` to UTF-16 at `d` while 40 units of room are left; stops before a block with
 /// anything else, and before a block with fewer than `MIN_NON_ASCII` non-ASCII bytes (the
-/// UTF-8 path leaves those to the codec's pair loop, where ASCII is one store a byte). Nothing past the returned units is changed.
-/// Returns (bytes read, units written).
+/// UTF-8 path leaves those to the codec's pair loop, where ASCII is one store a byte).
+/// Nothing past the returned units is changed. Returns (bytes read, units written).
 ///
 /// # Safety
 /// The CPU must support AVX2, BMI1, BMI2 and POPCNT; `d .. d + room` must be writable.

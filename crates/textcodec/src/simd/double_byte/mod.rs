@@ -149,23 +149,25 @@ pub(crate) const AVX2_UTF8_DENSE_AHEAD: usize = 128;
 // over `src[read..]` and `dst[written..]`); `take <= src.len() - read`.
 #[cfg(all(target_arch = "x86_64", not(feature = "compact")))]
 #[allow(clippy::indexing_slicing, clippy::arithmetic_side_effects)]
+// Out of line: the codec's pair loop calls it, and inlined it would crowd that hot loop
+// (a slower `.po` row in the measurements that chose it).
 #[inline(never)]
 fn avx2_to_utf8(k: Kernel, src: &[u8], table: &PairTable, dst: &mut Slots<u8>) -> (usize, usize) {
     use core::mem::MaybeUninit;
     const BLOCKS: usize = 16;
-    // The UTF-16 kernel runs a block while 40 units of room are left (32 and the 8 its
-    // last packed store may cover): 15 blocks of at most 32 units, then 40.
-    let mut units = [MaybeUninit::<u16>::uninit(); BLOCKS * 32 + 8];
     // Two passes pay off over long CJK runs only: in text that mixes short ones with ASCII
     // (markup, catalogs) the pair loop is faster, and most calls end here, before the
     // kernel's set-up.
-    // SAFETY: as below.
+    // SAFETY: a `Kernel::Avx2` value exists only after AVX2 and POPCNT were detected.
     if !src
         .get(..AVX2_UTF8_DENSE_AHEAD)
         .is_some_and(|ahead| unsafe { avx2::dense(ahead, AVX2_UTF8_MIN_NON_ASCII) })
     {
         return (0, 0);
     }
+    // The UTF-16 kernel runs a block while 40 units of room are left (32 and the 8 its
+    // last packed store may cover): 15 blocks of at most 32 units, then 40.
+    let mut units = [MaybeUninit::<u16>::uninit(); BLOCKS * 32 + 8];
     let (mut read, mut written) = (0, 0);
     loop {
         let blocks = ((dst.len() - written) / AVX2_UTF8_BLOCK_ROOM).min(BLOCKS);

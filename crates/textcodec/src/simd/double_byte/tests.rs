@@ -49,6 +49,12 @@ fn leads_of_matches_a_walk() {
     }
 }
 
+/// Whether a block is dense enough for the AVX2 UTF-8 path.
+#[cfg(all(target_arch = "x86_64", not(feature = "compact")))]
+fn mostly_non_ascii(block: &[u8]) -> bool {
+    block.iter().filter(|&&b| b >= 0x80).count() >= AVX2_UTF8_MIN_NON_ASCII as usize
+}
+
 /// Naive decoding of the prefix a kernel of `block`-byte blocks may take: whole blocks
 /// (one byte less when the last one is a lead) of ASCII and pairs of `table`, each while
 /// `need` more units (UTF-16) or bytes (UTF-8) fit in `room`; stops before the first
@@ -69,13 +75,14 @@ fn naive(
     let (mut i, mut out) = (0, Vec::new());
     // The AVX2 UTF-8 path starts only on a few blocks of mostly non-ASCII bytes.
     #[cfg(all(target_arch = "x86_64", not(feature = "compact")))]
-    if utf8 && block == 32 {
-        let dense =
-            |b: &[u8]| b.iter().filter(|&&b| b >= 0x80).count() >= AVX2_UTF8_MIN_NON_ASCII as usize;
-        if src.len() < AVX2_UTF8_DENSE_AHEAD || !src[..AVX2_UTF8_DENSE_AHEAD].chunks(32).all(dense)
-        {
-            return (0, out);
-        }
+    if utf8
+        && block == 32
+        && (src.len() < AVX2_UTF8_DENSE_AHEAD
+            || !src[..AVX2_UTF8_DENSE_AHEAD]
+                .chunks(32)
+                .all(mostly_non_ascii))
+    {
+        return (0, out);
     }
     'blocks: while i + block <= src.len() {
         let written = if utf8 {
@@ -88,11 +95,7 @@ fn naive(
         }
         // The AVX2 UTF-8 path leaves mostly-ASCII blocks to the codec.
         #[cfg(all(target_arch = "x86_64", not(feature = "compact")))]
-        if utf8
-            && block == 32
-            && src[i..i + block].iter().filter(|&&b| b >= 0x80).count()
-                < AVX2_UTF8_MIN_NON_ASCII as usize
-        {
+        if utf8 && block == 32 && !mostly_non_ascii(&src[i..i + block]) {
             break;
         }
         let (mut j, mut units) = (i, Vec::new());
