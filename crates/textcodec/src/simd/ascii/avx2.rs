@@ -38,6 +38,53 @@ pub(crate) unsafe fn ascii_prefix_len(src: &[u8]) -> usize {
     i + super::scalar::ascii_prefix_len(&src[i..])
 }
 
+/// Copies 64-byte ASCII blocks from `s` to `d` while the whole block fits in `n`, loading
+/// each block before storing the one before it; returns the bytes copied (a multiple of
+/// 64; it stops before a block with a non-ASCII byte, which the caller looks at again).
+///
+/// # Safety
+/// The CPU must support AVX2; `s .. s + n` must be readable and `d .. d + n` writable.
+#[target_feature(enable = "avx2")]
+// Bounds: the blocks loaded lie in `0..n`: the first while `64 <= n`, each next one while
+// `i + 128 <= n`; the stores write the blocks loaded before.
+#[allow(clippy::arithmetic_side_effects)]
+unsafe fn copy_ascii_loading_ahead(s: *const u8, d: *mut u8, n: usize) -> usize {
+    if n < 2 * LANES {
+        return 0;
+    }
+    // SAFETY (all loads and stores below): see above.
+    let (mut a, mut b) = unsafe {
+        (
+            _mm256_loadu_si256(s.cast()),
+            _mm256_loadu_si256(s.add(LANES).cast()),
+        )
+    };
+    let mut i = 0;
+    while _mm256_movemask_epi8(_mm256_or_si256(a, b)) == 0 {
+        let last = i + 4 * LANES > n;
+        let (next_a, next_b) = if last {
+            (a, b)
+        } else {
+            unsafe {
+                (
+                    _mm256_loadu_si256(s.add(i + 2 * LANES).cast()),
+                    _mm256_loadu_si256(s.add(i + 3 * LANES).cast()),
+                )
+            }
+        };
+        unsafe {
+            _mm256_storeu_si256(d.add(i).cast(), a);
+            _mm256_storeu_si256(d.add(i + LANES).cast(), b);
+        }
+        i += 2 * LANES;
+        if last {
+            break;
+        }
+        (a, b) = (next_a, next_b);
+    }
+    i
+}
+
 /// # Safety
 /// The CPU must support AVX2.
 #[target_feature(enable = "avx2")]
@@ -48,7 +95,15 @@ pub(crate) unsafe fn ascii_prefix_len(src: &[u8]) -> usize {
 pub(crate) unsafe fn copy_ascii(src: &[u8], dst: &mut Slots<u8>) -> usize {
     let n = src.len().min(dst.len());
     let (s, d) = (src.as_ptr(), out_ptr(dst));
-    let mut i = 0;
+    // With `dst` a few bytes after `src` modulo 4096 each load would follow a store it
+    // aliases (4K aliasing): there the next 64 bytes are loaded before these are stored.
+    let gap = (d as usize).wrapping_sub(s as usize) % 4096;
+    let mut i = if (1..64).contains(&gap) {
+        // SAFETY: AVX2 is enabled; `n` is at most both lengths.
+        unsafe { copy_ascii_loading_ahead(s, d, n) }
+    } else {
+        0
+    };
     while i + 2 * LANES <= n {
         // SAFETY: `i + 64 <= n`, the length of both slices or less: the loads and the
         // stores are in bounds.

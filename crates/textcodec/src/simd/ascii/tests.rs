@@ -74,3 +74,45 @@ fn every_kernel_matches_the_naive_oracle_across_lengths_and_alignments() {
         }
     }
 }
+
+/// `copy_ascii` with the output placed 0–96 bytes after the input modulo 4096 (the AVX2
+/// kernel loads ahead at gaps 1–63), every length up to 300 and a non-ASCII byte anywhere.
+#[test]
+fn copy_ascii_is_exact_at_every_gap_modulo_4096() {
+    let lens: &[usize] = if cfg!(miri) { &[0, 64, 130] } else { &[] };
+    let all_lens: Vec<usize> = if lens.is_empty() {
+        (0..300)
+            .step_by(7)
+            .chain([64, 127, 128, 129, 192, 256])
+            .collect()
+    } else {
+        lens.to_vec()
+    };
+    for k in available_kernels() {
+        for gap in [0usize, 1, 8, 16, 24, 32, 33, 63, 64, 96] {
+            for &len in &all_lens {
+                for bad in [usize::MAX, 0, 31, 63, 64, 100, 127, 128, 200, 250] {
+                    let mut src: Vec<u8> = (0..len).map(|i| (i * 5 % 128) as u8).collect();
+                    if bad < len {
+                        src[bad] = 0xC3;
+                    }
+                    let mut arena = alloc::vec![0xA5u8; len + 4096 + 64];
+                    let base = (arena.as_ptr() as usize).wrapping_sub(src.as_ptr() as usize);
+                    let start = (gap + 4096 - base % 4096) % 4096;
+                    let dst = &mut arena[start..start + len];
+                    let n = copy_ascii_with(k, &src, slots(dst));
+                    let want = naive_prefix(&src);
+                    assert_eq!(n, want, "{k:?} gap {gap} len {len} bad {bad}");
+                    assert_eq!(&arena[start..start + n], &src[..n], "{k:?} gap {gap}");
+                    assert!(
+                        arena[..start]
+                            .iter()
+                            .chain(&arena[start + n..])
+                            .all(|&b| b == 0xA5),
+                        "{k:?} gap {gap} len {len}: wrote outside"
+                    );
+                }
+            }
+        }
+    }
+}
