@@ -97,6 +97,14 @@ pub(crate) fn write_slots<T: Copy>(dst: &mut Slots<T>, src: &[T]) {
     unsafe { core::ptr::copy_nonoverlapping(src.as_ptr(), dst.as_mut_ptr().cast::<T>(), n) }
 }
 
+/// Whether output at `dst` starts 1–63 bytes after input at `src` modulo 4096: a forward
+/// copy then loads, right after each store, bytes whose address agrees with the stored
+/// ones in its low 12 bits (4K aliasing, see [`copy_bytes`]).
+#[inline(always)]
+pub(crate) fn stores_alias_next_loads(src: *const u8, dst: *const u8) -> bool {
+    (1..64).contains(&((dst as usize).wrapping_sub(src as usize) % 4096))
+}
+
 /// Copies `src` into `dst`, which has the same length, as [`write_slots`] does, but in
 /// 256-byte pieces from the last to the first when `dst` starts a few bytes after `src`
 /// modulo 4 KiB. A forward copy then loads, right after each store, bytes whose address
@@ -108,8 +116,10 @@ pub(crate) fn write_slots<T: Copy>(dst: &mut Slots<T>, src: &[T]) {
 #[allow(clippy::indexing_slicing, clippy::arithmetic_side_effects)]
 pub(crate) fn copy_bytes(dst: &mut Slots<u8>, src: &[u8]) {
     const PIECE: usize = 256;
-    let gap = (dst.as_ptr() as usize).wrapping_sub(src.as_ptr() as usize) % 4096;
-    if src.len() < 2 * PIECE || !(1..64).contains(&gap) || dst.len() != src.len() {
+    if src.len() < 2 * PIECE
+        || !stores_alias_next_loads(src.as_ptr(), dst.as_ptr().cast())
+        || dst.len() != src.len()
+    {
         write_slots(dst, src);
         return;
     }

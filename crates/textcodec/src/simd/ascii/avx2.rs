@@ -97,8 +97,7 @@ pub(crate) unsafe fn copy_ascii(src: &[u8], dst: &mut Slots<u8>) -> usize {
     let (s, d) = (src.as_ptr(), out_ptr(dst));
     // With `dst` a few bytes after `src` modulo 4096 each load would follow a store it
     // aliases (4K aliasing): there the next 64 bytes are loaded before these are stored.
-    let gap = (d as usize).wrapping_sub(s as usize) % 4096;
-    let mut i = if (1..64).contains(&gap) {
+    let mut i = if crate::simd::stores_alias_next_loads(s, d) {
         // SAFETY: AVX2 is enabled; `n` is at most both lengths.
         unsafe { copy_ascii_loading_ahead(s, d, n) }
     } else {
