@@ -497,7 +497,7 @@ impl Sink for Utf8Sink<'_> {
         while !src.is_char_boundary(n) {
             n -= 1;
         }
-        write_slots(&mut self.buf[self.pos..self.pos + n], &src.as_bytes()[..n]);
+        super::copy_bytes(&mut self.buf[self.pos..self.pos + n], &src.as_bytes()[..n]);
         self.pos += n;
         n
     }
