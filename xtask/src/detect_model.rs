@@ -134,11 +134,30 @@ fn in_script(script: &str, cp: u32) -> bool {
     }
 }
 
+/// Case-folds a letter, and writes Romanian ș ț (comma below) as ş ţ (cedilla): the
+/// legacy encodings have only the cedilla forms and ISO-8859-16 only the comma forms (at
+/// the same bytes as ISO-8859-2's cedilla ones), so which of the two a text has tells the
+/// encoding, not the language; scored as one letter, the choice is left to the priors and
+/// to the bytes where the encodings really differ.
 fn fold(c: char) -> char {
     let mut lower = c.to_lowercase();
-    match (lower.next(), lower.next()) {
+    let l = match (lower.next(), lower.next()) {
         (Some(l), None) => l,
         _ => c,
+    };
+    match l {
+        '\u{219}' => '\u{15F}',
+        '\u{21B}' => '\u{163}',
+        _ => l,
+    }
+}
+
+/// The other forms of a folded letter (see [`fold`]): the comma-below twins of ş ţ.
+fn twins(c: char) -> &'static [char] {
+    match c {
+        '\u{15F}' => &['\u{219}', '\u{218}'],
+        '\u{163}' => &['\u{21B}', '\u{21A}'],
+        _ => &[],
     }
 }
 
@@ -272,6 +291,10 @@ fn script_model(script: &Script, text: &str) -> ScriptOut {
             if u != c && (0x80..0x10000).contains(&(u as u32)) {
                 letters.push((u as u32, k as u8 | 0x80));
             }
+        }
+        for &t in twins(c) {
+            let case = if t.is_uppercase() { 0x80 } else { 0 };
+            letters.push((t as u32, k as u8 | case));
         }
     }
     letters.sort();

@@ -471,3 +471,38 @@ fn html_tags_do_not_count_as_latin_words() {
         assert_eq!(split.guess(&Hints::new()), detect(&html, &Hints::new()));
     }
 }
+
+/// ISO-2022-JP text is all ASCII bytes, so every ASCII-compatible decoder takes it
+/// without error; its escapes (ESC bytes) are what tell. Short texts of rarer kanji, whose
+/// Japanese score alone does not outweigh UTF-8's prior, must still be ISO-2022-JP.
+#[test]
+fn iso_2022_jp_escapes_outweigh_rare_kanji() {
+    for text in ["鬱蒼たる樹海", "嗚呼、麒麟よ", "齟齬を糺す", "蝙蝠と鼬"] {
+        let bytes = encode_exact(text, Encoding::Iso2022Jp);
+        assert!(bytes.is_ascii() && bytes.contains(&0x1B));
+        let guess = detect(&bytes, &Hints::new());
+        assert_eq!(guess.encoding, Encoding::Iso2022Jp, "{text}: {guess:?}");
+    }
+}
+
+/// Romanian: windows-1250 and ISO-8859-2 write ş ţ (cedilla) at the bytes where
+/// ISO-8859-16 has ș ț (comma below); text in the first two must not be read as the
+/// third, whose other bytes are what identify it (here € at 0xA4, ISO-8859-2's ¤, and „ ”
+/// at 0xA5, 0xB5, its Ľ ľ).
+#[test]
+fn romanian_cedilla_and_comma_forms() {
+    let cedilla = "Şi totuşi, ţara îşi păstrează tradiţiile şi obiceiurile.";
+    for encoding in [Encoding::Windows1250, Encoding::Iso8859_2] {
+        let bytes = encode_exact(cedilla, encoding);
+        let guess = detect(&bytes, &Hints::new());
+        assert_eq!(
+            textcodec::decode(&bytes, guess.encoding).0,
+            cedilla,
+            "{encoding}: {guess:?}"
+        );
+    }
+    let comma = "Prețul este de 5 € pe zi, adică „ieftin”, spune el.";
+    let bytes = encode_exact(comma, Encoding::Iso8859_16);
+    let guess = detect(&bytes, &Hints::new());
+    assert_eq!(guess.encoding, Encoding::Iso8859_16, "{guess:?}");
+}

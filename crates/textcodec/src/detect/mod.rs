@@ -104,6 +104,10 @@ const REGION_BONUS: i64 = 24;
 /// Added to ISO-2022-JP when its escapes led to non-ASCII text (units).
 const ISO_2022_JP_ESCAPES: i64 = 64;
 
+/// Subtracted per ESC byte from every candidate but ISO-2022-JP (units): the others
+/// decode it as a C0 control, which text does not have (the score of a C1 control).
+const ESC_IN_TEXT: i64 = 128;
+
 /// Hints about the input's origin.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct Hints<'a> {
@@ -218,6 +222,8 @@ pub struct Detector {
     /// How many ASCII words (after an ASCII non-letter) start with each letter a–z, outside
     /// markup.
     word_starts: [u64; 26],
+    /// ESC bytes seen: ISO-2022-JP's escapes, or controls in any other encoding's text.
+    escapes: u64,
     /// Inside an HTML tag (`<` then a letter, `/` or `!`, up to `>` or a non-ASCII byte):
     /// its words (element and attribute names, URLs) are markup, not text of a language.
     in_tag: bool,
@@ -257,6 +263,7 @@ impl Detector {
             seen_high: [0; 2],
             prev: b' ',
             word_starts: [0; 26],
+            escapes: 0,
             in_tag: false,
             examined: 0,
             non_ascii: 0,
@@ -333,6 +340,9 @@ impl Detector {
         let mut prev_letter = first_prev >= 0x80 || first_prev.is_ascii_alphabetic();
         let mut prev_byte = first_prev;
         for &b in bytes {
+            if b == 0x1B {
+                self.escapes = self.escapes.saturating_add(1);
+            }
             let letter = b.is_ascii_alphabetic();
             let opens = prev_byte == b'<' && (letter || b == b'/' || b == b'!');
             prev_byte = b;
@@ -529,13 +539,19 @@ impl Detector {
         self.ranked(hints)
     }
 
-    /// Every candidate with its score (prior included), in the fixed candidate order.
+    /// Every candidate with its score (prior and ESC bytes included), in the fixed
+    /// candidate order.
     fn entries(&self, hints: &Hints<'_>) -> [Entry; CANDIDATES] {
         let region = hints.region();
+        let esc_in_text =
+            ESC_IN_TEXT.saturating_mul(i64::try_from(self.escapes).unwrap_or(i64::MAX));
         let prior = |e: Encoding| -> i64 {
             let mut p = i64::from(base_prior(e));
             if region.is_some_and(|r| r.favours(e)) {
                 p = p.saturating_add(REGION_BONUS);
+            }
+            if e != Encoding::Iso2022Jp {
+                p = p.saturating_sub(esc_in_text);
             }
             p
         };
