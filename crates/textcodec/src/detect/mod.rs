@@ -568,9 +568,25 @@ impl Detector {
                 *slot = e;
             }
         };
+        let ascii_words = self.ascii_words();
+        // The CJK candidates' text is as far from Latin as the non-Latin single-byte
+        // scripts': the ASCII words count against them as against the most lenient of
+        // those. Not against ISO-2022-JP, whose characters are ASCII bytes that the word
+        // count cannot tell from words.
+        let cjk_words = SINGLE_MODELS
+            .iter()
+            .zip(&ascii_words)
+            .filter(|(m, _)| !m.latin)
+            .map(|(_, &w)| w)
+            .max()
+            .unwrap_or(0);
         for (i, m) in self.multi.iter().enumerate() {
             let Some(&encoding) = MULTI.get(i) else {
                 continue;
+            };
+            let words = match encoding {
+                Encoding::Utf8 | Encoding::Iso2022Jp => 0,
+                _ => cjk_words,
             };
             let dead = !m.alive || (encoding == Encoding::Utf8 && !hints.allow_utf8);
             let pruned = self.multi_off & (1 << i) != 0;
@@ -581,7 +597,7 @@ impl Detector {
                 } else {
                     (Encoding::Gbk, Encoding::Gb18030)
                 };
-                let units = m.score.saturating_add(prior(first));
+                let units = m.score.saturating_add(prior(first)).saturating_add(words);
                 push(Entry {
                     encoding: first,
                     units,
@@ -599,7 +615,10 @@ impl Detector {
                     key,
                 });
             } else {
-                let mut units = m.score.saturating_add(prior(encoding));
+                let mut units = m
+                    .score
+                    .saturating_add(prior(encoding))
+                    .saturating_add(words);
                 if encoding == Encoding::Iso2022Jp && m.chars > 0 {
                     // Valid escapes to JIS text do not happen by chance.
                     units = units.saturating_add(ISO_2022_JP_ESCAPES);
@@ -613,7 +632,6 @@ impl Detector {
                 });
             }
         }
-        let ascii_words = self.ascii_words();
         for (i, &encoding) in SINGLE.iter().enumerate() {
             let dead = self.single_disqualified(i);
             let scores = if dead {
