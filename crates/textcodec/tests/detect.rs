@@ -506,3 +506,20 @@ fn romanian_cedilla_and_comma_forms() {
     let guess = detect(&bytes, &Hints::new());
     assert_eq!(guess.encoding, Encoding::Iso8859_16, "{guess:?}");
 }
+
+/// A page's English words (title, navigation) are evidence against every non-Latin
+/// candidate alike: a few Thai words inside such a page must not lose to a CJK reading
+/// of the same bytes, which the words once did not count against.
+#[test]
+fn english_page_words_do_not_favour_cjk_over_thai() {
+    let texts = ["รัฐบาล", "ครอบครัว", "ภาคใต้", "วันนี้อากาศดี"];
+    for text in texts {
+        let page = format!(
+            "<!DOCTYPE html><html><head><title>News and Events</title></head><body>\
+             <ul><li>Home</li><li>About us</li><li>Contact</li></ul><p>{text}</p></body></html>"
+        );
+        let bytes = encode_exact(&page, Encoding::Windows874);
+        let guess = detect(&bytes, &Hints::new());
+        assert_eq!(guess.encoding, Encoding::Windows874, "{text}: {guess:?}");
+    }
+}
