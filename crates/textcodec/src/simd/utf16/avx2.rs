@@ -18,10 +18,12 @@ fn order(v: __m256i, big_endian: bool) -> __m256i {
 }
 
 /// UTF-16 → UTF-8, 16 units per step, for blocks without surrogates (a block with one
-/// stops the loop: the scalar twin takes it). Three paths by the block's largest unit:
+/// stops the loop: the scalar twin takes it). Four paths by the block's units:
 /// - all below U+0080: packed to bytes;
 /// - all below U+0800: each unit's one or two UTF-8 bytes built in its 16-bit lane, then
 ///   packed by `pshufb` with the table entry for the 8-bit mask of one-byte lanes;
+/// - all from U+0800 on (CJK text): three bytes each, placed by fixed shuffles
+///   ([`three_byte_16`]);
 /// - otherwise: 8 units at a time widened to 32-bit lanes holding one to three UTF-8
 ///   bytes, packed 4 lanes at a time with the entry for their lengths.
 ///
@@ -91,16 +93,70 @@ pub(crate) unsafe fn bytes_to_utf8(
         if _mm256_testz_si256(sur, sur) == 0 {
             break;
         }
-        written = if _mm256_testz_si256(v, top5) != 0 {
+        let below_0800_lanes =
+            _mm256_cmpeq_epi16(_mm256_and_si256(v, top5), _mm256_setzero_si256());
+        written = if _mm256_testz_si256(below_0800_lanes, below_0800_lanes) != 0 {
+            // All three bytes long (CJK text): a fixed layout, stored exactly.
+            unsafe { three_byte_16(d.add(written), v) };
+            written + 48
+        } else if _mm256_testz_si256(v, top5) != 0 {
             unsafe { store_exact(d, written, &[below_0800(v)]) }
         } else {
-            let low = _mm256_cvtepu16_epi32(_mm256_castsi256_si128(v));
-            let high = _mm256_cvtepu16_epi32(_mm256_extracti128_si256::<1>(v));
-            unsafe { store_exact(d, written, &[bmp_8(low), bmp_8(high)]) }
+            unsafe { bmp_16(d, written, v, below_0800_lanes) }
         };
         read += 32;
     }
     (read, written)
+}
+
+/// Writes the UTF-8 of 16 units from U+0800 on that are not surrogates, 48 bytes, at `d`:
+/// each unit's three bytes in a fixed place, so no table and no length.
+///
+/// # Safety
+/// The CPU must support AVX2; `d .. d + 48` must be writable.
+#[target_feature(enable = "avx2")]
+#[inline]
+unsafe fn three_byte_16(d: *mut u8, v: __m256i) {
+    let six = _mm256_set1_epi16(0x3F);
+    let cont = _mm256_set1_epi16(0x80);
+    // Per 16-bit lane: 1110xxxx 10xxxxxx in bytes 0 and 1, and 10xxxxxx in byte 0.
+    let first = _mm256_or_si256(_mm256_srli_epi16::<12>(v), _mm256_set1_epi16(0xE0));
+    let second = _mm256_or_si256(_mm256_and_si256(_mm256_srli_epi16::<6>(v), six), cont);
+    let two = _mm256_or_si256(first, _mm256_slli_epi16::<8>(second));
+    let third = _mm256_or_si256(_mm256_and_si256(v, six), cont);
+    // Per 128-bit lane (8 units, 24 bytes): bytes 0-15 and 16-23, each from the first two
+    // bytes of a unit (`two`) and its third (`third`); -1 selects nothing.
+    let head_two = _mm256_setr_epi8(
+        0, 1, -1, 2, 3, -1, 4, 5, -1, 6, 7, -1, 8, 9, -1, 10, 0, 1, -1, 2, 3, -1, 4, 5, -1, 6, 7,
+        -1, 8, 9, -1, 10,
+    );
+    let head_third = _mm256_setr_epi8(
+        -1, -1, 0, -1, -1, 2, -1, -1, 4, -1, -1, 6, -1, -1, 8, -1, -1, -1, 0, -1, -1, 2, -1, -1, 4,
+        -1, -1, 6, -1, -1, 8, -1,
+    );
+    let tail_two = _mm256_setr_epi8(
+        11, -1, 12, 13, -1, 14, 15, -1, -1, -1, -1, -1, -1, -1, -1, -1, 11, -1, 12, 13, -1, 14, 15,
+        -1, -1, -1, -1, -1, -1, -1, -1, -1,
+    );
+    let tail_third = _mm256_setr_epi8(
+        -1, 10, -1, -1, 12, -1, -1, 14, -1, -1, -1, -1, -1, -1, -1, -1, -1, 10, -1, -1, 12, -1, -1,
+        14, -1, -1, -1, -1, -1, -1, -1, -1,
+    );
+    let head = _mm256_or_si256(
+        _mm256_shuffle_epi8(two, head_two),
+        _mm256_shuffle_epi8(third, head_third),
+    );
+    let tail = _mm256_or_si256(
+        _mm256_shuffle_epi8(two, tail_two),
+        _mm256_shuffle_epi8(third, tail_third),
+    );
+    // SAFETY: the caller guarantees `d .. d + 48`: stores at 0-15, 16-23, 24-39, 40-47.
+    unsafe {
+        _mm_storeu_si128(d.cast(), _mm256_castsi256_si128(head));
+        _mm_storel_epi64(d.add(16).cast(), _mm256_castsi256_si128(tail));
+        _mm_storeu_si128(d.add(24).cast(), _mm256_extracti128_si256::<1>(head));
+        _mm_storel_epi64(d.add(40).cast(), _mm256_extracti128_si256::<1>(tail));
+    }
 }
 
 /// UTF-8 bytes packed in the two halves of a register, and how many of each half count.
@@ -169,6 +225,79 @@ pub(in crate::simd) unsafe fn below_0800(v: __m256i) -> Packed {
         super::pack::two_byte_len(m0),
         super::pack::two_byte_len(m1),
     )
+}
+
+/// Writes the UTF-8 of 16 units that are not surrogates at `d + at`; returns the new end.
+/// `below_0800` is 0xFFFF in the lanes below U+0800. Each unit's one to three bytes are
+/// built in 16-bit lanes (its first two, and its third), interleaved in place into 32-bit
+/// lanes (units 0-3 and 8-11 in one register, 4-7 and 12-15 in the other), and each 4
+/// lanes packed by the table entry for their lengths; the 16 bytes after the output are
+/// saved and put back, as in [`store_exact`].
+///
+/// # Safety
+/// The CPU must support AVX2, BMI2 and POPCNT; `d + at .. d + at + 64` must be valid for
+/// reads and writes.
+#[target_feature(enable = "avx2,bmi2,popcnt")]
+#[inline]
+// Bounds: table indexes are 8-bit; the output is at most 48 bytes from `at`.
+#[allow(clippy::indexing_slicing, clippy::arithmetic_side_effects)]
+unsafe fn bmp_16(d: *mut u8, at: usize, v: __m256i, below_0800: __m256i) -> usize {
+    let six = _mm256_set1_epi16(0x3F);
+    let cont = _mm256_set1_epi16(0x80);
+    let ascii = _mm256_cmpeq_epi16(
+        _mm256_and_si256(v, _mm256_set1_epi16(0xFF80u16 as i16)),
+        _mm256_setzero_si256(),
+    );
+    let low6 = _mm256_or_si256(_mm256_and_si256(v, six), cont);
+    // First two bytes: 110xxxxx 10xxxxxx, or 1110xxxx 10xxxxxx (first byte lowest).
+    let two = _mm256_or_si256(
+        _mm256_or_si256(_mm256_srli_epi16::<6>(v), _mm256_set1_epi16(0xC0)),
+        _mm256_slli_epi16::<8>(low6),
+    );
+    let mid6 = _mm256_or_si256(_mm256_and_si256(_mm256_srli_epi16::<6>(v), six), cont);
+    let three = _mm256_or_si256(
+        _mm256_or_si256(_mm256_srli_epi16::<12>(v), _mm256_set1_epi16(0xE0)),
+        _mm256_slli_epi16::<8>(mid6),
+    );
+    let first = _mm256_blendv_epi8(_mm256_blendv_epi8(three, two, below_0800), v, ascii);
+    // The third byte is `low6`: in 32-bit lanes, (first two) | third << 16.
+    let a = _mm256_unpacklo_epi16(first, low6);
+    let b = _mm256_unpackhi_epi16(first, low6);
+    // Bit i: unit i is at least two bytes long; at least three.
+    let at_least_2 = !_pext_u32(_mm256_movemask_epi8(ascii) as u32, 0x5555_5555) & 0xFFFF;
+    let at_least_3 = !_pext_u32(_mm256_movemask_epi8(below_0800) as u32, 0x5555_5555) & 0xFFFF;
+    let index = |g: u32| ((at_least_2 >> (4 * g)) & 0xF) | (((at_least_3 >> (4 * g)) & 0xF) << 4);
+    let (i0, i1, i2, i3) = (index(0), index(1), index(2), index(3));
+    // SAFETY: the indexes are below 256.
+    let (pa, pb) = unsafe {
+        (
+            _mm256_shuffle_epi8(a, pair_of_entries(&super::pack::THREE_BYTE_LANES, i0, i2)),
+            _mm256_shuffle_epi8(b, pair_of_entries(&super::pack::THREE_BYTE_LANES, i1, i3)),
+        )
+    };
+    let (n0, n1, n2) = (
+        super::pack::three_byte_len(i0),
+        super::pack::three_byte_len(i1),
+        super::pack::three_byte_len(i2),
+    );
+    let end = at + n0 + n1 + n2 + super::pack::three_byte_len(i3);
+    // SAFETY: the caller guarantees `d + at .. d + at + 64`; the output ends at most 48
+    // bytes after `at`, and each 16-byte store starts before its end.
+    unsafe {
+        let after = d.add(end).cast::<MaybeUninit<[u8; 16]>>().read_unaligned();
+        let p = d.add(at);
+        _mm_storeu_si128(p.cast(), _mm256_castsi256_si128(pa));
+        _mm_storeu_si128(p.add(n0).cast(), _mm256_castsi256_si128(pb));
+        _mm_storeu_si128(p.add(n0 + n1).cast(), _mm256_extracti128_si256::<1>(pa));
+        _mm_storeu_si128(
+            p.add(n0 + n1 + n2).cast(),
+            _mm256_extracti128_si256::<1>(pb),
+        );
+        d.add(end)
+            .cast::<MaybeUninit<[u8; 16]>>()
+            .write_unaligned(after);
+    }
+    end
 }
 
 /// The UTF-8 of 8 BMP code points that are not surrogates, in 32-bit lanes: the packed
