@@ -22,8 +22,9 @@ fn order(v: __m128i, big_endian: bool) -> __m128i {
 
 /// UTF-16 → UTF-8, 8 units per step, for blocks without surrogates (a block with one
 /// stops the loop: the scalar twin takes it): all ASCII packed; all below U+0800 built
-/// in 16-bit lanes and packed with the entry for the one-byte-lane mask; otherwise two
-/// halves of 4 units in 32-bit lanes of one to three bytes. As in the AVX2 kernel, the 16
+/// in 16-bit lanes and packed with the entry for the one-byte-lane mask; all from U+0800
+/// on in a fixed layout ([`three_byte_8`]); otherwise two halves of 4 units in 32-bit
+/// lanes of one to three bytes ([`bmp_8`]). As in the AVX2 kernel, the 16
 /// bytes after a step's output are saved and put back, so nothing past what it reports
 /// changes (a step asks for 40 bytes of room: at most 24 of output plus those 16).
 ///
@@ -79,16 +80,118 @@ pub(crate) unsafe fn bytes_to_utf8(
         if _mm_movemask_epi8(_mm_cmpeq_epi16(_mm_and_si128(v, top5), surrogate)) != 0 {
             break;
         }
-        written = if _mm_testz_si128(v, top5) != 0 {
+        let below_0800_lanes = _mm_cmpeq_epi16(_mm_and_si128(v, top5), _mm_setzero_si128());
+        written = if _mm_testz_si128(below_0800_lanes, below_0800_lanes) != 0 {
+            // All three bytes long (CJK text): a fixed layout, stored exactly.
+            unsafe { three_byte_8(d.add(written), v) };
+            written + 24
+        } else if _mm_testz_si128(v, top5) != 0 {
             unsafe { store_exact(d, written, &[below_0800(v)]) }
         } else {
-            let low = bmp_4(_mm_cvtepu16_epi32(v));
-            let high = bmp_4(_mm_cvtepu16_epi32(_mm_srli_si128::<8>(v)));
+            let (low, high) = bmp_8(v, below_0800_lanes);
             unsafe { store_exact(d, written, &[low, high]) }
         };
         read += 16;
     }
     (read, written)
+}
+
+/// Writes the UTF-8 of 8 units from U+0800 on that are not surrogates, 24 bytes, at `d`:
+/// each unit's three bytes in a fixed place (as the AVX2 kernel's `three_byte_16`).
+///
+/// # Safety
+/// The CPU must support SSSE3; `d .. d + 24` must be writable.
+#[target_feature(enable = "ssse3")]
+#[inline]
+unsafe fn three_byte_8(d: *mut u8, v: __m128i) {
+    let six = _mm_set1_epi16(0x3F);
+    let cont = _mm_set1_epi16(0x80);
+    // Per 16-bit lane: 1110xxxx 10xxxxxx in bytes 0 and 1, and 10xxxxxx in byte 0.
+    let first = _mm_or_si128(_mm_srli_epi16::<12>(v), _mm_set1_epi16(0xE0));
+    let second = _mm_or_si128(_mm_and_si128(_mm_srli_epi16::<6>(v), six), cont);
+    let two = _mm_or_si128(first, _mm_slli_epi16::<8>(second));
+    let third = _mm_or_si128(_mm_and_si128(v, six), cont);
+    // Bytes 0-15 and 16-23 of the output; -1 selects nothing.
+    let head = _mm_or_si128(
+        _mm_shuffle_epi8(
+            two,
+            _mm_setr_epi8(0, 1, -1, 2, 3, -1, 4, 5, -1, 6, 7, -1, 8, 9, -1, 10),
+        ),
+        _mm_shuffle_epi8(
+            third,
+            _mm_setr_epi8(-1, -1, 0, -1, -1, 2, -1, -1, 4, -1, -1, 6, -1, -1, 8, -1),
+        ),
+    );
+    let tail = _mm_or_si128(
+        _mm_shuffle_epi8(
+            two,
+            _mm_setr_epi8(
+                11, -1, 12, 13, -1, 14, 15, -1, -1, -1, -1, -1, -1, -1, -1, -1,
+            ),
+        ),
+        _mm_shuffle_epi8(
+            third,
+            _mm_setr_epi8(
+                -1, 10, -1, -1, 12, -1, -1, 14, -1, -1, -1, -1, -1, -1, -1, -1,
+            ),
+        ),
+    );
+    // SAFETY: the caller guarantees `d .. d + 24`.
+    unsafe {
+        _mm_storeu_si128(d.cast(), head);
+        _mm_storel_epi64(d.add(16).cast(), tail);
+    }
+}
+
+/// The UTF-8 of 8 units that are not surrogates as two packed halves (units 0-3, 4-7);
+/// `below_0800` is 0xFFFF in the lanes below U+0800. Each unit's first two bytes and its
+/// third are built in 16-bit lanes and interleaved in place into 32-bit lanes (no
+/// widening), then packed by the table entry for the 4 lanes' lengths.
+#[target_feature(enable = "ssse3,sse4.1,popcnt")]
+#[inline]
+fn bmp_8(v: __m128i, below_0800: __m128i) -> (Packed, Packed) {
+    let six = _mm_set1_epi16(0x3F);
+    let cont = _mm_set1_epi16(0x80);
+    let ascii = _mm_cmpeq_epi16(
+        _mm_and_si128(v, _mm_set1_epi16(0xFF80u16 as i16)),
+        _mm_setzero_si128(),
+    );
+    let low6 = _mm_or_si128(_mm_and_si128(v, six), cont);
+    // First two bytes: 110xxxxx 10xxxxxx, or 1110xxxx 10xxxxxx (first byte lowest).
+    let two = _mm_or_si128(
+        _mm_or_si128(_mm_srli_epi16::<6>(v), _mm_set1_epi16(0xC0)),
+        _mm_slli_epi16::<8>(low6),
+    );
+    let mid6 = _mm_or_si128(_mm_and_si128(_mm_srli_epi16::<6>(v), six), cont);
+    let three = _mm_or_si128(
+        _mm_or_si128(_mm_srli_epi16::<12>(v), _mm_set1_epi16(0xE0)),
+        _mm_slli_epi16::<8>(mid6),
+    );
+    let first = _mm_blendv_epi8(_mm_blendv_epi8(three, two, below_0800), v, ascii);
+    // One bit per unit: at least two bytes long; at least three.
+    let at_least_2 = !(_mm_movemask_epi8(_mm_packs_epi16(ascii, ascii)) as u32) & 0xFF;
+    let at_least_3 = !(_mm_movemask_epi8(_mm_packs_epi16(below_0800, below_0800)) as u32) & 0xFF;
+    let index = |g: u32| ((at_least_2 >> (4 * g)) & 0xF) | (((at_least_3 >> (4 * g)) & 0xF) << 4);
+    let pack = |lanes: __m128i, index: u32| {
+        // SAFETY: `index` is below 256; each entry is 16 readable bytes.
+        let shuffle = unsafe {
+            _mm_loadu_si128(
+                super::pack::THREE_BYTE_LANES
+                    .as_ptr()
+                    .add((index & 0xFF) as usize)
+                    .cast(),
+            )
+        };
+        (
+            _mm_shuffle_epi8(lanes, shuffle),
+            super::pack::three_byte_len(index),
+        )
+    };
+    // The third byte is `low6`: in 32-bit lanes, (first two) | third << 16.
+    (
+        pack(_mm_unpacklo_epi16(first, low6), index(0)),
+        pack(_mm_unpackhi_epi16(first, low6), index(1)),
+    )
 }
 
 /// UTF-8 bytes packed at the start of a register, and how many count.
