@@ -54,6 +54,31 @@ pub(crate) fn validate_to_utf16(src: &[u8], dst: &mut Slots<u16>) -> (usize, usi
             written += 1;
             continue;
         }
+        // Two- and three-byte sequences from one little-endian word when four bytes are
+        // left: the bit patterns (lead, continuations) by one mask each, and the
+        // Standard's second-byte ranges as what they exclude: overlong forms (below
+        // U+0080, U+0800) and surrogates. Anything else (errors included) takes the
+        // general path below, which decides.
+        if let Some(&word) = src.get(read..).and_then(|s| s.first_chunk::<4>()) {
+            let w = u32::from_le_bytes(word);
+            if w & 0xC0E0 == 0x80C0 {
+                let c = ((w & 0x1F) << 6) | ((w >> 8) & 0x3F);
+                if c >= 0x80 {
+                    dst[written].write(c as u16);
+                    read += 2;
+                    written += 1;
+                    continue;
+                }
+            } else if w & 0x00C0_C0F0 == 0x0080_80E0 {
+                let c = ((w & 0x0F) << 12) | ((w >> 2) & 0xFC0) | ((w >> 16) & 0x3F);
+                if c >= 0x800 && c & 0xF800 != 0xD800 {
+                    dst[written].write(c as u16);
+                    read += 3;
+                    written += 1;
+                    continue;
+                }
+            }
+        }
         // The second byte's range depends on the lead (#utf-8-decoder steps 4.2 and 4.3).
         let (len, second) = match lead {
             0xC2..=0xDF => (2, 0x80..=0xBF),
