@@ -149,6 +149,8 @@ unsafe fn three_byte_8(d: *mut u8, v: __m128i) {
 /// widening), then packed by the table entry for the 4 lanes' lengths.
 #[target_feature(enable = "ssse3,sse4.1,popcnt")]
 #[inline]
+// Bounds: the group `g` is 0 or 1, so the shifts stay below 8 bits.
+#[allow(clippy::arithmetic_side_effects)]
 fn bmp_8(v: __m128i, below_0800: __m128i) -> (Packed, Packed) {
     let six = _mm_set1_epi16(0x3F);
     let cont = _mm_set1_epi16(0x80);
