@@ -175,15 +175,7 @@ fn bmp_8(v: __m128i, below_0800: __m128i) -> (Packed, Packed) {
     let at_least_3 = !(_mm_movemask_epi8(_mm_packs_epi16(below_0800, below_0800)) as u32) & 0xFF;
     let index = |g: u32| ((at_least_2 >> (4 * g)) & 0xF) | (((at_least_3 >> (4 * g)) & 0xF) << 4);
     let pack = |lanes: __m128i, index: u32| {
-        // SAFETY: `index` is below 256; each entry is 16 readable bytes.
-        let shuffle = unsafe {
-            _mm_loadu_si128(
-                super::pack::THREE_BYTE_LANES
-                    .as_ptr()
-                    .add((index & 0xFF) as usize)
-                    .cast(),
-            )
-        };
+        let shuffle = entry(&super::pack::THREE_BYTE_LANES, index);
         (
             _mm_shuffle_epi8(lanes, shuffle),
             super::pack::three_byte_len(index),
@@ -194,6 +186,14 @@ fn bmp_8(v: __m128i, below_0800: __m128i) -> (Packed, Packed) {
         pack(_mm_unpacklo_epi16(first, low6), index(0)),
         pack(_mm_unpackhi_epi16(first, low6), index(1)),
     )
+}
+
+/// Entry `index & 0xFF` of a 256-entry packing table.
+#[target_feature(enable = "sse2")]
+#[inline]
+fn entry(table: &[[u8; 16]; 256], index: u32) -> __m128i {
+    // SAFETY: the index is below 256; each entry is 16 readable bytes.
+    unsafe { _mm_loadu_si128(table.as_ptr().add((index & 0xFF) as usize).cast()) }
 }
 
 /// UTF-8 bytes packed at the start of a register, and how many count.
@@ -242,15 +242,7 @@ pub(in crate::simd) fn below_0800(v: __m128i) -> Packed {
     let lanes = _mm_blendv_epi8(_mm_or_si128(lead, _mm_slli_epi16::<8>(trail)), v, ascii);
     // One bit per lane: set if the lane is one byte long.
     let mask = _mm_movemask_epi8(_mm_packs_epi16(ascii, _mm_setzero_si128())) as u32;
-    // SAFETY: the mask is below 256; each entry is 16 readable bytes.
-    let shuffle = unsafe {
-        _mm_loadu_si128(
-            super::pack::TWO_BYTE_LANES
-                .as_ptr()
-                .add((mask & 0xFF) as usize)
-                .cast(),
-        )
-    };
+    let shuffle = entry(&super::pack::TWO_BYTE_LANES, mask);
     (
         _mm_shuffle_epi8(lanes, shuffle),
         super::pack::two_byte_len(mask),
@@ -280,15 +272,7 @@ pub(in crate::simd) fn bmp_4(x: __m128i) -> Packed {
     let lanes = _mm_blendv_epi8(_mm_blendv_epi8(x, two, at_least_2), three, at_least_3);
     let index = (_mm_movemask_ps(_mm_castsi128_ps(at_least_2))
         | (_mm_movemask_ps(_mm_castsi128_ps(at_least_3)) << 4)) as u32;
-    // SAFETY: `index` is below 256; each entry is 16 readable bytes.
-    let shuffle = unsafe {
-        _mm_loadu_si128(
-            super::pack::THREE_BYTE_LANES
-                .as_ptr()
-                .add((index & 0xFF) as usize)
-                .cast(),
-        )
-    };
+    let shuffle = entry(&super::pack::THREE_BYTE_LANES, index);
     (
         _mm_shuffle_epi8(lanes, shuffle),
         super::pack::three_byte_len(index),
