@@ -12,7 +12,8 @@
 //!   its rarer letters — and class pairs are counted. A pair scores `ln P(b | a) + K`
 //!   (add-half smoothing; into the rare class also `− ln` of how many letters share it,
 //!   and into the one ASCII-letter class of a non-Latin script `− ln 26`).
-//!   A 3 × 3 table scores case transitions (boundary, small, capital).
+//!   A 3 × 3 table scores case transitions (boundary, small, capital). Romanian ș ț
+//!   (comma below) count as ş ţ (cedilla): see `fold`.
 //! * **Symbols**: every non-ASCII character that is not a letter scores `ln P(c | a
 //!   boundary)` over all languages; unlisted ones get the floor.
 //! * **CJK**: for Japanese, Simplified and Traditional Chinese, and Korean, the classes of

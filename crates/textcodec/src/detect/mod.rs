@@ -29,7 +29,10 @@
 //! 2. **Plausibility.** Survivors are scored on their decoded text: single-byte encodings by
 //!    character classes and pairs of characters under their script's model, multi-byte
 //!    ones by their characters' classes (Han, kana, Hangul, symbols, private use) for the
-//!    language the encoding is for. Priors (how common an encoding is, and the
+//!    language the encoding is for. Words of ASCII letters (outside HTML tags) count
+//!    against the non-Latin candidates, single-byte and CJK alike (but ISO-2022-JP, whose
+//!    characters are ASCII bytes), and each ESC byte against every candidate but
+//!    ISO-2022-JP (a control in their text). Priors (how common an encoding is, and the
 //!    [`Hints::tld`]/[`Hints::locale`] region) break ties and decide short inputs.
 //! 3. **GBK and gb18030** decode alike: the detector returns GBK unless it saw a gb18030
 //!    four-byte sequence, and does not count the other as the runner-up of the
