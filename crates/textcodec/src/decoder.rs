@@ -352,7 +352,7 @@ impl Kernel {
             EucKr => Kernel::EucKr(EucKrDecoder::default()),
             Replacement => Kernel::Replacement(ReplacementDecoder::default()),
             XUserDefined => Kernel::XUserDefined(XUserDefinedDecoder),
-            single => match single.single_byte_index() {
+            single => match single.single_byte_tables() {
                 Some(index) => Kernel::SingleByte(SingleByteDecoder::new(index)),
                 None => Kernel::Replacement(ReplacementDecoder::default()),
             },

@@ -122,7 +122,7 @@ impl Kernel {
             XUserDefined => Kernel::XUserDefined(XUserDefinedEncoder),
             Replacement => return None,
             single => Kernel::SingleByte(SingleByteEncoder {
-                index: single.single_byte_index()?,
+                index: single.single_byte_tables()?,
             }),
         })
     }

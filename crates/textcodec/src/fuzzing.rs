@@ -93,7 +93,7 @@ pub fn utf16_bytes_to_units(
 /// `None` if `encoding` is not a single-byte encoding: the oracle side of the byte-map
 /// kernels.
 pub fn single_byte_table(encoding: crate::Encoding) -> Option<&'static [u16; 256]> {
-    encoding.single_byte_index().map(|index| &index.decode)
+    encoding.single_byte_tables().map(|index| &index.decode)
 }
 
 /// Single-byte decode in bulk into UTF-16 (`simd::byte_map`; 0 where the kernel level has
@@ -104,7 +104,7 @@ pub fn byte_map_to_utf16(
     src: &[u8],
     dst: &mut [u16],
 ) -> usize {
-    let Some(index) = encoding.single_byte_index() else {
+    let Some(index) = encoding.single_byte_tables() else {
         return 0;
     };
     let map = index.byte_map();
@@ -118,7 +118,7 @@ pub fn byte_map_to_utf8(
     src: &[u8],
     dst: &mut [u8],
 ) -> (usize, usize) {
-    let Some(index) = encoding.single_byte_index() else {
+    let Some(index) = encoding.single_byte_tables() else {
         return (0, 0);
     };
     let map = index.byte_map();
@@ -133,7 +133,7 @@ pub fn byte_map_encode(
     src: &str,
     dst: &mut [u8],
 ) -> (usize, usize) {
-    let Some(index) = encoding.single_byte_index() else {
+    let Some(index) = encoding.single_byte_tables() else {
         return (0, 0);
     };
     let hot = crate::simd::byte_map::hot_pairs(&index.decode);
@@ -153,13 +153,13 @@ pub fn x_user_defined_to_utf16(k: KernelChoice, src: &[u8], dst: &mut [u16]) -> 
 /// The CJK pair tables the double-byte kernel reads: gb18030, EUC-KR, Big5, EUC-JP's JIS X
 /// 0208, Shift_JIS (by `table % 5`).
 fn pair_table(table: usize) -> &'static crate::index::PairTable {
-    use crate::index::{BIG5_PAIRS, EUC_KR_PAIRS, GB18030_PAIRS, JIS0208_PAIRS, SHIFT_JIS_PAIRS};
+    use crate::index::{big5_pairs, euc_kr_pairs, gb18030_pairs, jis0208_pairs, shift_jis_pairs};
     match table % 5 {
-        0 => &GB18030_PAIRS,
-        1 => &EUC_KR_PAIRS,
-        2 => &BIG5_PAIRS,
-        3 => &JIS0208_PAIRS,
-        _ => &SHIFT_JIS_PAIRS,
+        0 => gb18030_pairs(),
+        1 => euc_kr_pairs(),
+        2 => big5_pairs(),
+        3 => jis0208_pairs(),
+        _ => shift_jis_pairs(),
     }
 }
 

@@ -195,7 +195,7 @@ impl DecodeKernel for Iso2022JpDecoder {
         // 0x21..=0x7E (escapes, line breaks) have no entry and stop the run.
         let pair = |lead: u8, trail: u8| {
             if lead.wrapping_sub(0x21) < 0x5E && trail.wrapping_sub(0x21) < 0x5E {
-                index::JIS0208_PAIRS.get(lead | 0x80, trail | 0x80)
+                index::jis0208_pairs().get(lead | 0x80, trail | 0x80)
             } else {
                 0
             }

@@ -10,14 +10,14 @@
 )]
 
 use super::{DecodeKernel, EncodeKernel, Encoded, Step};
-use crate::index::SingleByteIndex;
+use crate::index::SingleByteTables;
 use crate::simd::sink::Sink;
 use crate::simd::Slots;
 
 /// The single-byte decoder (stateless but for its index).
 #[derive(Clone, Copy)]
 pub(crate) struct SingleByteDecoder {
-    index: &'static SingleByteIndex,
+    index: &'static SingleByteTables,
 }
 
 impl core::fmt::Debug for SingleByteDecoder {
@@ -27,7 +27,7 @@ impl core::fmt::Debug for SingleByteDecoder {
 }
 
 impl SingleByteDecoder {
-    pub(crate) fn new(index: &'static SingleByteIndex) -> Self {
+    pub(crate) fn new(index: &'static SingleByteTables) -> Self {
         SingleByteDecoder { index }
     }
 }
@@ -63,7 +63,7 @@ impl DecodeKernel for SingleByteDecoder {
 /// The single-byte encoder.
 #[derive(Clone, Copy)]
 pub(crate) struct SingleByteEncoder {
-    pub(crate) index: &'static SingleByteIndex,
+    pub(crate) index: &'static SingleByteTables,
 }
 
 impl core::fmt::Debug for SingleByteEncoder {

@@ -79,40 +79,40 @@ const fn script_model(encoding: crate::Encoding) -> &'static ScriptModel {
     }
 }
 
-/// The *index single-byte* decode table (byte → code point, 0 = error) the decoders use.
-const fn decode_table(encoding: crate::Encoding) -> &'static [u16; 256] {
+/// The *index single-byte* the decoders use.
+const fn decode_table(encoding: crate::Encoding) -> &'static crate::index::SingleByteIndex {
     use crate::index::single_byte as t;
     use crate::Encoding::*;
     match encoding {
-        Ibm866 => &t::IBM866.decode,
-        Iso8859_2 => &t::ISO_8859_2.decode,
-        Iso8859_3 => &t::ISO_8859_3.decode,
-        Iso8859_4 => &t::ISO_8859_4.decode,
-        Iso8859_5 => &t::ISO_8859_5.decode,
-        Iso8859_6 => &t::ISO_8859_6.decode,
-        Iso8859_7 => &t::ISO_8859_7.decode,
-        Iso8859_8 | Iso8859_8I => &t::ISO_8859_8.decode,
-        Iso8859_10 => &t::ISO_8859_10.decode,
-        Iso8859_13 => &t::ISO_8859_13.decode,
-        Iso8859_14 => &t::ISO_8859_14.decode,
-        Iso8859_15 => &t::ISO_8859_15.decode,
-        Iso8859_16 => &t::ISO_8859_16.decode,
-        Koi8R => &t::KOI8_R.decode,
-        Koi8U => &t::KOI8_U.decode,
-        Macintosh => &t::MACINTOSH.decode,
-        Windows874 => &t::WINDOWS_874.decode,
-        Windows1250 => &t::WINDOWS_1250.decode,
-        Windows1251 => &t::WINDOWS_1251.decode,
-        Windows1252 => &t::WINDOWS_1252.decode,
-        Windows1253 => &t::WINDOWS_1253.decode,
-        Windows1254 => &t::WINDOWS_1254.decode,
-        Windows1255 => &t::WINDOWS_1255.decode,
-        Windows1256 => &t::WINDOWS_1256.decode,
-        Windows1257 => &t::WINDOWS_1257.decode,
-        Windows1258 => &t::WINDOWS_1258.decode,
-        XMacCyrillic => &t::X_MAC_CYRILLIC.decode,
-        // Not single-byte: every byte an error (never reached: only `SINGLE` is built).
-        _ => &[0; 256],
+        Ibm866 => &t::IBM866,
+        Iso8859_2 => &t::ISO_8859_2,
+        Iso8859_3 => &t::ISO_8859_3,
+        Iso8859_4 => &t::ISO_8859_4,
+        Iso8859_5 => &t::ISO_8859_5,
+        Iso8859_6 => &t::ISO_8859_6,
+        Iso8859_7 => &t::ISO_8859_7,
+        Iso8859_8 | Iso8859_8I => &t::ISO_8859_8,
+        Iso8859_10 => &t::ISO_8859_10,
+        Iso8859_13 => &t::ISO_8859_13,
+        Iso8859_14 => &t::ISO_8859_14,
+        Iso8859_15 => &t::ISO_8859_15,
+        Iso8859_16 => &t::ISO_8859_16,
+        Koi8R => &t::KOI8_R,
+        Koi8U => &t::KOI8_U,
+        Macintosh => &t::MACINTOSH,
+        Windows874 => &t::WINDOWS_874,
+        Windows1250 => &t::WINDOWS_1250,
+        Windows1251 => &t::WINDOWS_1251,
+        Windows1252 => &t::WINDOWS_1252,
+        Windows1253 => &t::WINDOWS_1253,
+        Windows1254 => &t::WINDOWS_1254,
+        Windows1255 => &t::WINDOWS_1255,
+        Windows1256 => &t::WINDOWS_1256,
+        Windows1257 => &t::WINDOWS_1257,
+        Windows1258 => &t::WINDOWS_1258,
+        XMacCyrillic => &t::X_MAC_CYRILLIC,
+        // Not single-byte (never reached: only `SINGLE` is built).
+        _ => &t::WINDOWS_1252,
     }
 }
 
@@ -204,7 +204,7 @@ const fn build(encoding: crate::Encoding) -> SingleByteModel {
     let rare = (script.classes - 1) as u8;
     let mut i = 0;
     while i < 128 {
-        let cp = index[i + 128] as u32;
+        let cp = index.upper_code_point(i) as u32;
         if cp == 0 {
             out.errors[i / 64] |= 1 << (i % 64);
         } else {
@@ -438,8 +438,8 @@ fn unit_score(m: &CjkModel, unit: u16) -> i32 {
 
 /// Whether single-byte encodings `a` and `b` decode byte `0x80 + k` alike.
 pub(crate) fn same_char(a: crate::Encoding, b: crate::Encoding, k: u8) -> bool {
-    let i = usize::from(k & 0x7F) + 128;
-    decode_table(a).get(i) == decode_table(b).get(i)
+    let i = usize::from(k & 0x7F);
+    decode_table(a).upper_code_point(i) == decode_table(b).upper_code_point(i)
 }
 
 /// Whether a gb18030 decoder's output unit can only come from a four-byte sequence.

@@ -17,7 +17,7 @@ mod generated;
 pub use generated::Encoding;
 pub(crate) use generated::{LABELS, LABEL_HASH_SEED, LABEL_MAX_PROBES, LABEL_SLOTS, MAX_LABEL_LEN};
 
-use crate::index::{single_byte, SingleByteIndex};
+use crate::index::{single_byte, SingleByteIndex, SingleByteTables};
 
 impl Encoding {
     /// Every encoding, in the order of the Standard's table (#names-and-labels).
@@ -165,6 +165,12 @@ impl Encoding {
     /// Whether this is UTF-16BE or UTF-16LE (*UTF-16BE/LE*).
     pub fn is_utf16(self) -> bool {
         matches!(self, Encoding::Utf16Be | Encoding::Utf16Le)
+    }
+
+    /// The tables of a single-byte encoding's *index single-byte* (in the `compact` build,
+    /// built on first use).
+    pub(crate) fn single_byte_tables(self) -> Option<&'static SingleByteTables> {
+        self.single_byte_index().map(SingleByteIndex::tables)
     }
 
     /// The *index single-byte* of a single-byte encoding.

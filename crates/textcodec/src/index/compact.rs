@@ -1,141 +1,299 @@
-//! The `compact` build's code point → pointer lookups (#indexes: *index pointer*, *index
-//! Big5 pointer*), derived at compile time from the generated [`RankTable`]s so that their
-//! pointer lists (two bytes an entry, 126 KB for the four CJK indexes) are not linked.
+//! The `compact` build's tables (#indexes): the CJK decode indexes are linked *packed*
+//! (about half their size, see [`pack_into`]) and the single-byte indexes as their upper
+//! halves only; everything else the default build links — the flat decode indexes, the
+//! pair tables, the encode pages, the single-byte UTF-8 and encode tables — is built from
+//! them on the heap by the first decoder or encoder of the encoding that needs it
+//! ([`crate::simd::once::Once`]) and kept for the program's life, in the default build's
+//! layouts, so that the compact build runs the same loops at the same speed.
 //!
-//! A [`WindowTable`] keeps the rank table's directory (the blocks of 64 code points, their
-//! bitmaps and first positions) but, per code point, only the *window* of its pointer: the
-//! pointer divided by 128, one byte (the longest index has 23940 pointers, 188 windows).
-//! The pointer itself is then found by searching those 128 entries of the decode index,
-//! which the build links anyway, for the code point: 16 entries per step, compared all at
-//! once. The first match in the window is the pointer the Standard picks: no earlier
-//! pointer with the same code point lies in the window (the tests check every code point
-//! against the rank table).
+//! Both builds derive their tables from the same generated files: the default build at
+//! compile time, this one by packing at compile time (the generated flat arrays are read by
+//! `const` evaluation only, so they are not linked) and expanding at run time. The tests
+//! compare every expanded table with the generated one it stands for.
 //!
-//! [`RankTable`]: super::RankTable
+//! What the first use costs, on the heap: a CJK decoder its flat index (14–47 KiB) and pair
+//! table (64 KiB, Shift_JIS and EUC-JP one each over jis0208), a CJK encoder its encode
+//! pages (46–78 KiB), a single-byte encoding 2–4 KiB.
 
-/// Entries per window: `pointer >> WINDOW_SHIFT` is the window.
-const WINDOW_SHIFT: u32 = 7;
+use super::{EncodeTable, SingleByteTables};
+use crate::simd::once::{boxed_array, Once};
+use alloc::boxed::Box;
+use alloc::vec;
+use alloc::vec::Vec;
 
-/// A code point → pointer map searched through its decode index (see the module docs).
-pub(crate) struct WindowTable {
-    pub(crate) block_of: &'static [u16],
-    pub(crate) present: &'static [u64],
-    pub(crate) first: &'static [u16],
-    /// The window of each pointer of the rank table, in code point order.
-    pub(crate) windows: &'static [u8],
-    /// The decode index (pointer → code point or its low 16 bits, 0 = none).
-    pub(crate) decode: &'static [u16],
-    /// Big5's plane-2 bits (bit `p % 32` of word `p / 32`), empty for the other indexes.
-    pub(crate) astral: &'static [u32],
+/// Packed-index tokens (one byte, then the operand bytes the kind takes), each giving the
+/// next entries from the previous code point `prev` (0 at the start): CJK indexes are
+/// mostly runs of consecutive code points (gb18030 and EUC-KR) or close ones.
+const RUN: u8 = 0x00; // 0x00..=0x3F: `t + 1` entries prev + 1, prev + 2, …
+const GAP: u8 = 0x40; // 0x40..=0x7F: `t - 0x40 + 1` entries without a code point (0)
+const NEAR: u8 = 0x80; // 0x80..=0xBF: one entry, prev + (t - 0xA0): −32..=31
+const FAR: u8 = 0xC0; // 0xC0..=0xEF + 1 byte: prev + ((t - 0xC0) << 8 | byte) − 0x1800
+const ABSOLUTE: u8 = 0xF0; // 0xF0 + 2 bytes: the code point, big-endian
+const MAX_COUNT: usize = 64;
+const FAR_BIAS: i32 = 0x1800;
+
+/// Packs `index` into `out` (nothing is written past `out`'s end) and returns the packed
+/// length: with an empty `out` it only measures. `const`, so that the generated indexes are
+/// packed at compile time.
+// Bounds: every write is checked against `out.len()`; `i < index.len()`; the
+// differences are between two `u16`s, and each token's range is checked before its
+// operand is cast.
+#[allow(
+    clippy::indexing_slicing,
+    clippy::arithmetic_side_effects,
+    clippy::cast_possible_truncation,
+    clippy::cast_sign_loss
+)]
+pub(crate) const fn pack_into(index: &[u16], out: &mut [u8]) -> usize {
+    let mut len = 0;
+    let mut prev: i32 = 0;
+    let mut i = 0;
+    while i < index.len() {
+        let code_point = index[i] as i32;
+        let mut bytes = [0u8; 3];
+        let mut n = 1;
+        if code_point == 0 || code_point == prev + 1 {
+            // A run: of gaps, or of consecutive code points.
+            let gap = code_point == 0;
+            let mut count = 0;
+            while count < MAX_COUNT
+                && i < index.len()
+                && if gap {
+                    index[i] == 0
+                } else {
+                    index[i] as i32 == prev + 1
+                }
+            {
+                if !gap {
+                    prev += 1;
+                }
+                count += 1;
+                i += 1;
+            }
+            bytes[0] = if gap { GAP } else { RUN } + (count - 1) as u8;
+        } else {
+            let delta = code_point - prev;
+            if delta >= -32 && delta < 32 {
+                bytes[0] = NEAR + (delta + 32) as u8;
+            } else if delta >= -FAR_BIAS && delta < FAR_BIAS {
+                let biased = (delta + FAR_BIAS) as u32;
+                bytes = [FAR + (biased >> 8) as u8, biased as u8, 0];
+                n = 2;
+            } else {
+                bytes = [ABSOLUTE, (code_point >> 8) as u8, code_point as u8];
+                n = 3;
+            }
+            prev = code_point;
+            i += 1;
+        }
+        let mut k = 0;
+        while k < n {
+            if len + k < out.len() {
+                out[len + k] = bytes[k];
+            }
+            k += 1;
+        }
+        len += n;
+    }
+    len
 }
 
-/// The window of each pointer (`pointers` has `N` entries).
-// Bounds: `i < N` = `pointers.len()`; a pointer below 65536 shifted by 7 is below 512, and
-// the assertion keeps it below 256.
+/// `index` packed into exactly `L` bytes (`L` = [`pack_into`]'s measure).
+pub(crate) const fn pack<const L: usize>(index: &[u16]) -> [u8; L] {
+    let mut out = [0u8; L];
+    let len = pack_into(index, &mut out);
+    assert!(
+        len == L,
+        "the packed length changed between measuring and packing"
+    );
+    out
+}
+
+/// The entries a packed index holds, the first `out.len()` of them written to `out` (the
+/// inverse of [`pack_into`]; a truncated stream leaves the rest 0).
+fn unpack_into(packed: &[u8], out: &mut [u16]) {
+    let mut entries = out.iter_mut();
+    let mut emit = |code_point: u16| entries.next().map(|entry| *entry = code_point);
+    let mut bytes = packed.iter().copied();
+    let mut prev: u16 = 0;
+    while let Some(token) = bytes.next() {
+        match token {
+            RUN..GAP => {
+                for _ in RUN..=token {
+                    prev = prev.wrapping_add(1);
+                    emit(prev);
+                }
+                continue;
+            }
+            GAP..NEAR => {
+                for _ in GAP..=token {
+                    emit(0);
+                }
+                continue;
+            }
+            NEAR..FAR => {
+                prev = prev
+                    .wrapping_add(u16::from(token.wrapping_sub(NEAR)))
+                    .wrapping_sub(32)
+            }
+            FAR..ABSOLUTE => {
+                let biased =
+                    u16::from(token.wrapping_sub(FAR)) << 8 | u16::from(bytes.next().unwrap_or(0));
+                // The difference wraps back into the code point (`FAR_BIAS` fits `u16`).
+                prev = prev.wrapping_add(biased).wrapping_sub(FAR_BIAS as u16);
+            }
+            _ => {
+                let high = bytes.next().unwrap_or(0);
+                prev = u16::from_be_bytes([high, bytes.next().unwrap_or(0)]);
+            }
+        }
+        emit(prev);
+    }
+}
+
+/// A decode index linked packed and expanded to its flat array on first use.
+pub(crate) struct PackedIndex<const N: usize> {
+    packed: &'static [u8],
+    flat: Once<[u16; N]>,
+}
+
+impl<const N: usize> PackedIndex<N> {
+    pub(crate) const fn new(packed: &'static [u8]) -> Self {
+        PackedIndex {
+            packed,
+            flat: Once::new(),
+        }
+    }
+
+    /// The flat index: pointer → code point (its low 16 bits for Big5), 0 = none.
+    #[inline(always)]
+    pub(crate) fn get(&'static self) -> &'static [u16; N] {
+        self.flat.get_or_init(|| {
+            let mut flat = boxed_array::<u16, N>(0);
+            unpack_into(self.packed, &mut flat[..]);
+            flat
+        })
+    }
+}
+
+/// A [`PackedIndex`] of a generated flat index, packed at compile time.
+macro_rules! packed_index {
+    ($($name:ident = $source:path;)*) => {$(
+        pub(crate) static $name: PackedIndex<{ $source.len() }> = {
+            const LEN: usize = pack_into(&$source, &mut []);
+            static PACKED: [u8; LEN] = pack::<LEN>(&$source);
+            PackedIndex::new(&PACKED)
+        };
+    )*};
+}
+
+use super::generated::{big5, euc_kr, gb18030, jis0208, jis0212};
+packed_index! {
+    GB18030_DECODE = gb18030::GB18030_DECODE;
+    EUC_KR_DECODE = euc_kr::EUC_KR_DECODE;
+    BIG5_DECODE_LOW = big5::BIG5_DECODE_LOW;
+    JIS0208_DECODE = jis0208::JIS0208_DECODE;
+    JIS0212_DECODE = jis0212::JIS0212_DECODE;
+}
+
+/// The encode table of a decode index: for each code point the pointer the Standard picks,
+/// the first (*index pointer*) or, for `last` code points, the last (*index Big5
+/// pointer*), among pointers from `from` on. `code_point(p)` is the index's code point
+/// for pointer `p`, 0 for none.
+// Bounds: a code point below 0x110000 has its block below 0x4400 and `cp & 63 < 64`;
+// `page_of` grows to cover each block before it is indexed, and page numbers index
+// `pages`, which holds one page per number handed out (fewer than 65536: one per block).
 #[allow(
     clippy::indexing_slicing,
     clippy::arithmetic_side_effects,
     clippy::cast_possible_truncation
 )]
-pub(crate) const fn windows<const N: usize>(pointers: &[u16]) -> [u8; N] {
-    let mut out = [0u8; N];
-    let mut i = 0;
-    while i < N {
-        let window = pointers[i] >> WINDOW_SHIFT;
-        assert!(window < 256, "an index longer than 32768 pointers");
-        out[i] = window as u8;
-        i += 1;
+pub(crate) fn invert(
+    len: usize,
+    from: usize,
+    last: &[u32],
+    code_point: impl Fn(usize) -> u32,
+) -> Box<EncodeTable> {
+    let mut page_of: Vec<u16> = Vec::new();
+    // Page 0 is the empty page of blocks without code points.
+    let mut pages: Vec<[u16; 64]> = vec![[u16::MAX; 64]];
+    for pointer in from..len {
+        let cp = code_point(pointer);
+        if cp == 0 {
+            continue;
+        }
+        let block = (cp >> 6) as usize;
+        if block >= page_of.len() {
+            page_of.resize(block + 1, 0);
+        }
+        if page_of[block] == 0 {
+            page_of[block] = pages.len() as u16;
+            pages.push([u16::MAX; 64]);
+        }
+        let slot = &mut pages[usize::from(page_of[block])][(cp & 63) as usize];
+        if *slot == u16::MAX || last.contains(&cp) {
+            *slot = pointer as u16;
+        }
     }
-    out
+    Box::new(EncodeTable {
+        page_of: page_of.into_boxed_slice(),
+        pages: pages.into_boxed_slice(),
+    })
 }
 
-/// The position of the first entry of `table` (at most 128 entries) equal to `unit`: a
-/// minimum over all of them, without branches, so that the compiler compares 8 or 16 at
-/// once.
-#[inline(always)]
-pub(crate) fn first_equal(table: &[u16], unit: u16) -> Option<usize> {
-    let mut first = i16::MAX;
-    for (i, &u) in table.iter().take(128).enumerate() {
-        // `i < 128` fits `i16`.
-        let candidate = if u == unit { i as i16 } else { i16::MAX };
-        first = first.min(candidate);
+/// The single-byte tables of an index from its upper half (bytes 0x80–0xFF).
+pub(crate) fn single_byte_tables(upper: &[u16; 128]) -> Box<SingleByteTables> {
+    let mut decode = [0u16; 256];
+    for (b, entry) in decode.iter_mut().enumerate() {
+        // ASCII bytes decode to themselves.
+        *entry = u16::try_from(b).unwrap_or(0);
     }
-    usize::try_from(first).ok().filter(|&i| i < 128)
-}
-
-impl WindowTable {
-    /// The pointer the Standard picks for `code_point` in this table's index, or `None`.
-    #[inline(always)]
-    pub(crate) fn pointer(&self, code_point: u32) -> Option<u16> {
-        let block = usize::from(*self.block_of.get((code_point >> 6) as usize)?);
-        let bits = *self.present.get(block)?;
-        let bit = 1u64 << (code_point & 63);
-        if bits & bit == 0 {
-            return None;
-        }
-        // `bits & (bit - 1)`: the block's code points below this one (`bit` is not 0).
-        let rank = (bits & bit.wrapping_sub(1)).count_ones() as usize;
-        let first = usize::from(*self.first.get(block)?);
-        let window = *self.windows.get(first.checked_add(rank)?)?;
-        self.search(usize::from(window) << WINDOW_SHIFT, code_point)
+    if let Some(high) = decode.get_mut(0x80..) {
+        high.copy_from_slice(upper);
     }
-
-    /// The first pointer from `start` on, within the window, whose code point is
-    /// `code_point`. Not inlined: one copy serves every encoder (inlined, the unrolled
-    /// search grows each encoder's loop by kilobytes).
-    #[inline(never)]
-    fn search(&self, start: usize, code_point: u32) -> Option<u16> {
-        let low = code_point as u16;
-        let plane2 = code_point > 0xFFFF;
-        let rest = self.decode.get(start..)?;
-        let window = rest.get(..1 << WINDOW_SHIFT).unwrap_or(rest);
-        let mut from = 0;
-        while let Some(k) = window.get(from..).and_then(|w| first_equal(w, low)) {
-            let pointer = start.wrapping_add(from).wrapping_add(k);
-            if self.is_plane2(pointer) == plane2 {
-                return u16::try_from(pointer).ok();
-            }
-            // A Big5 entry with the same low 16 bits in the other plane: look further.
-            from = from.wrapping_add(k).wrapping_add(1);
-        }
-        None
-    }
-
-    /// Whether `pointer` maps to a plane-2 code point (Big5 only).
-    #[inline(always)]
-    fn is_plane2(&self, pointer: usize) -> bool {
-        self.astral
-            .get(pointer / 32)
-            .is_some_and(|&word| word >> (pointer % 32) & 1 == 1)
-    }
+    Box::new(SingleByteTables::with_decode(decode))
 }
 
 #[cfg(test)]
 mod tests {
-    use super::super::{encode, generated};
+    use super::*;
 
-    /// Every code point the indexes can hold: the window search finds the rank table's
-    /// pointer (the Standard's pick), and nothing where the rank table has none.
+    /// Every flat index expands from its packed form to the generated array; packed, the
+    /// five take at most 55 % of their flat size (the point of packing them).
     #[test]
-    fn window_tables_match_the_rank_tables_for_every_code_point() {
-        let tables = [
-            (
-                "jis0208",
-                &encode::JIS0208,
-                &generated::jis0208::JIS0208_ENCODE,
-            ),
-            ("EUC-KR", &encode::EUC_KR, &generated::euc_kr::EUC_KR_ENCODE),
-            (
-                "gb18030",
-                &encode::GB18030,
-                &generated::gb18030::GB18030_ENCODE,
-            ),
-            ("Big5", &encode::BIG5, &generated::big5::BIG5_ENCODE),
-        ];
-        for (name, window, rank) in tables {
-            for cp in 0..0x30000u32 {
-                assert_eq!(window.pointer(cp), rank.pointer(cp), "{name} U+{cp:04X}");
-            }
+    fn packed_indexes_expand_to_the_generated_ones() {
+        fn check<const N: usize>(packed: &'static PackedIndex<N>, flat: &[u16; N]) -> [usize; 2] {
+            assert_eq!(packed.get(), flat);
+            assert!(packed.packed.len() < N * 2);
+            [packed.packed.len(), N * 2]
         }
+        let sizes = [
+            check(&GB18030_DECODE, &gb18030::GB18030_DECODE),
+            check(&EUC_KR_DECODE, &euc_kr::EUC_KR_DECODE),
+            check(&BIG5_DECODE_LOW, &big5::BIG5_DECODE_LOW),
+            check(&JIS0208_DECODE, &jis0208::JIS0208_DECODE),
+            check(&JIS0212_DECODE, &jis0212::JIS0212_DECODE),
+        ];
+        let (packed, flat) = sizes.iter().fold((0, 0), |(p, f), [a, b]| (p + a, f + b));
+        assert!(packed * 100 <= flat * 55, "{sizes:?}");
+    }
+
+    /// Every token kind round-trips, at the edges of its range and past them.
+    #[test]
+    fn packing_round_trips_every_token_kind() {
+        let mut index = vec![0u16, 0, 5, 6, 7, 8];
+        index.extend(1000..1200); // runs longer than one token
+        index.extend([0; 150]); // gaps longer than one token
+        for delta in [-33i32, -32, 31, 32, -6144, 6143, -6145, 6144, 0] {
+            let prev = i32::from(*index.iter().rev().find(|&&c| c != 0).unwrap_or(&0));
+            index.push(u16::try_from((prev + delta).clamp(1, 0xFFFF)).unwrap_or(1));
+        }
+        index.extend([0xFFFF, 0x0001, 0xE000, 0xFFFE, 0]);
+        let mut packed = vec![0u8; pack_into(&index, &mut [])];
+        let len = pack_into(&index, &mut packed);
+        assert_eq!(len, packed.len());
+        let mut back = vec![0u16; index.len()];
+        unpack_into(&packed, &mut back);
+        assert_eq!(back, index);
     }
 }

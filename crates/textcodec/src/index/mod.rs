@@ -31,11 +31,103 @@ pub(crate) use generated::single_byte;
 
 mod pairs;
 pub(crate) use pairs::{
-    PairTable, BIG5_PAIRS, EUC_KR_PAIRS, GB18030_PAIRS, JIS0208_PAIRS, SHIFT_JIS_PAIRS,
+    big5_pairs, euc_kr_pairs, gb18030_pairs, jis0208_pairs, shift_jis_pairs, PairTable,
 };
 
-/// One *index single-byte* in both directions.
+/// One *index single-byte* as the generated tables declare it: its tables, built at
+/// compile time, or in the `compact` build its upper half, the tables built from it on
+/// first use (`compact.rs`).
 pub(crate) struct SingleByteIndex {
+    #[cfg(not(feature = "compact"))]
+    tables: SingleByteTables,
+    /// The code points of bytes 0x80–0xFF (0 = none).
+    #[cfg(feature = "compact")]
+    upper: [u16; 128],
+    #[cfg(feature = "compact")]
+    tables: crate::simd::once::Once<SingleByteTables>,
+}
+
+impl SingleByteIndex {
+    /// The index with its UTF-8 table derived at compile time (the generated tables call
+    /// this; `decode` is the only decoding data written out). The `compact` build keeps
+    /// `decode`'s upper half and derives the rest on first use.
+    // Bounds (compact): `k < 128`, `0x80 + k < 256`.
+    #[cfg_attr(
+        feature = "compact",
+        allow(
+            unused_variables,
+            clippy::indexing_slicing,
+            clippy::arithmetic_side_effects
+        )
+    )]
+    pub(crate) const fn new(
+        decode: [u16; 256],
+        page_of: [u8; 256],
+        pages: &'static [[u8; 256]],
+    ) -> SingleByteIndex {
+        #[cfg(not(feature = "compact"))]
+        {
+            SingleByteIndex {
+                tables: SingleByteTables {
+                    decode,
+                    utf8: crate::simd::sink::utf8_table(&decode),
+                    has_errors: crate::simd::sink::has_error_bytes(&decode),
+                    page_of,
+                    pages,
+                    hot: crate::simd::byte_map::hot_pairs(&decode),
+                },
+            }
+        }
+        #[cfg(feature = "compact")]
+        {
+            let mut upper = [0u16; 128];
+            let mut k = 0;
+            while k < 128 {
+                upper[k] = decode[0x80 + k];
+                k += 1;
+            }
+            SingleByteIndex {
+                upper,
+                tables: crate::simd::once::Once::new(),
+            }
+        }
+    }
+
+    /// The code point of byte `0x80 + k` (0 = none; `k < 128`, else 0), at compile time
+    /// too (the detector's models are built from it).
+    // Bounds: checked.
+    #[allow(clippy::arithmetic_side_effects, clippy::indexing_slicing)]
+    pub(crate) const fn upper_code_point(&self, k: usize) -> u16 {
+        if k >= 128 {
+            return 0;
+        }
+        #[cfg(not(feature = "compact"))]
+        {
+            self.tables.decode[0x80 + k]
+        }
+        #[cfg(feature = "compact")]
+        {
+            self.upper[k]
+        }
+    }
+
+    /// Its decode and encode tables.
+    #[inline(always)]
+    pub(crate) fn tables(&'static self) -> &'static SingleByteTables {
+        #[cfg(not(feature = "compact"))]
+        {
+            &self.tables
+        }
+        #[cfg(feature = "compact")]
+        {
+            self.tables
+                .get_or_init(|| compact::single_byte_tables(&self.upper))
+        }
+    }
+}
+
+/// One *index single-byte* in both directions.
+pub(crate) struct SingleByteTables {
     /// byte → code point: ASCII bytes to themselves, bytes ≥ 0x80 to *index code point*
     /// of byte − 0x80, 0 where the index has no entry.
     pub(crate) decode: [u16; 256],
@@ -44,73 +136,52 @@ pub(crate) struct SingleByteIndex {
     /// Whether some byte is not in the index (see [`crate::simd::sink::ByteMap::has_errors`]).
     pub(crate) has_errors: bool,
     /// code point >> 8 → page number in `pages` (page 0 is empty).
-    #[cfg(not(feature = "compact"))]
     page_of: [u8; 256],
     /// code point & 0xFF → byte (0 = not encodable).
     #[cfg(not(feature = "compact"))]
     pages: &'static [[u8; 256]],
-    /// `compact`: the encoder's first guess, a byte per [`slot_of`] a code point (the
-    /// lowest byte with that slot), checked against `decode`; code points that share a
-    /// slot with a lower byte's are searched for in `decode`.
     #[cfg(feature = "compact")]
-    slots: [u8; 256],
+    pages: alloc::boxed::Box<[[u8; 256]]>,
     /// The two-byte UTF-8 characters of its busiest 64-code-point blocks → bytes (the
     /// AVX-512 and NEON encoders' table, derived from `decode`; `compact` encodes without it).
     #[cfg(not(feature = "compact"))]
     pub(crate) hot: crate::simd::byte_map::HotPairs,
 }
 
-/// The slot of a code point in [`SingleByteIndex`]'s `slots`: its low byte mixed with the
-/// next (so that, e.g., U+0104 and U+00C4 differ).
-#[cfg(feature = "compact")]
-#[inline(always)]
-const fn slot_of(code_point: u32) -> usize {
-    ((code_point ^ code_point >> 8) & 0xFF) as usize
-}
-
-/// `slots[slot_of(cp)]`: the lowest byte ≥ 0x80 whose code point has that slot (0 = none).
-// Bounds: `b < 256`; a slot is below 256.
-#[cfg(feature = "compact")]
-#[allow(
-    clippy::indexing_slicing,
-    clippy::arithmetic_side_effects,
-    clippy::cast_possible_truncation
-)]
-const fn slots(decode: &[u16; 256]) -> [u8; 256] {
-    let mut slots = [0u8; 256];
-    let mut b = 0x80;
-    while b < 256 {
-        let cp = decode[b] as u32;
-        if cp != 0 && slots[slot_of(cp)] == 0 {
-            slots[slot_of(cp)] = b as u8;
+impl SingleByteTables {
+    /// The tables of a decode table, built at run time (the `compact` build): the encode
+    /// pages map each code point to its first byte (*index pointer*).
+    // Bounds: `cp >> 8 < 256` for a `u16`; page numbers index `pages`, one page per
+    // number handed out (at most 128 + 1: one per byte).
+    #[cfg(feature = "compact")]
+    #[allow(
+        clippy::indexing_slicing,
+        clippy::arithmetic_side_effects,
+        clippy::cast_possible_truncation
+    )]
+    pub(crate) fn with_decode(decode: [u16; 256]) -> SingleByteTables {
+        let mut page_of = [0u8; 256];
+        let mut pages = alloc::vec![[0u8; 256]];
+        for (b, &cp) in decode.iter().enumerate().skip(0x80) {
+            if cp == 0 {
+                continue;
+            }
+            let page = usize::from(cp >> 8);
+            if page_of[page] == 0 {
+                page_of[page] = pages.len() as u8;
+                pages.push([0; 256]);
+            }
+            let slot = &mut pages[usize::from(page_of[page])][usize::from(cp & 0xFF)];
+            if *slot == 0 {
+                *slot = b as u8;
+            }
         }
-        b += 1;
-    }
-    slots
-}
-
-impl SingleByteIndex {
-    /// The index with its UTF-8 table derived at compile time (the generated tables call
-    /// this; `decode` is the only decoding data written out). The `compact` build drops the
-    /// encode pages and searches `decode` instead.
-    #[cfg_attr(feature = "compact", allow(unused_variables))]
-    pub(crate) const fn new(
-        decode: [u16; 256],
-        page_of: [u8; 256],
-        pages: &'static [[u8; 256]],
-    ) -> SingleByteIndex {
-        SingleByteIndex {
+        SingleByteTables {
             decode,
             utf8: crate::simd::sink::utf8_table(&decode),
             has_errors: crate::simd::sink::has_error_bytes(&decode),
-            #[cfg(not(feature = "compact"))]
             page_of,
-            #[cfg(not(feature = "compact"))]
-            pages,
-            #[cfg(feature = "compact")]
-            slots: slots(&decode),
-            #[cfg(not(feature = "compact"))]
-            hot: crate::simd::byte_map::hot_pairs(&decode),
+            pages: pages.into_boxed_slice(),
         }
     }
 
@@ -134,7 +205,6 @@ impl SingleByteIndex {
     }
 
     /// The byte for a non-ASCII code point (*index pointer* + 0x80), or `None`.
-    #[cfg(not(feature = "compact"))]
     #[inline(always)]
     pub(crate) fn byte_for(&self, code_point: u32) -> Option<u8> {
         if code_point > 0xFFFF {
@@ -151,37 +221,6 @@ impl SingleByteIndex {
             Some(b) => Some(b),
         }
     }
-
-    /// The byte for a non-ASCII code point (*index pointer* + 0x80), or `None`: none if its
-    /// slot is empty, the byte in its slot if that is the code point's (then it is its
-    /// lowest: a lower one would hold the slot), else the first byte ≥ 0x80 whose code
-    /// point it is.
-    #[cfg(feature = "compact")]
-    #[inline(always)]
-    pub(crate) fn byte_for(&self, code_point: u32) -> Option<u8> {
-        // A slot is below 256, the table's length; a `u8` indexes `decode`.
-        let byte = self.slots.get(slot_of(code_point)).copied().unwrap_or(0);
-        if byte == 0 {
-            // No code point of the index has this slot.
-            return None;
-        }
-        let hit = self.decode.get(usize::from(byte)).copied().unwrap_or(0);
-        if u32::from(hit) == code_point {
-            return Some(byte);
-        }
-        self.search(code_point)
-    }
-
-    /// The first byte ≥ 0x80 whose code point is `code_point` (not inlined: the callers'
-    /// loops stay small).
-    #[cfg(feature = "compact")]
-    #[inline(never)]
-    fn search(&self, code_point: u32) -> Option<u8> {
-        let unit = u16::try_from(code_point).ok()?;
-        let k = compact::first_equal(self.decode.get(0x80..)?, unit)?;
-        // `k < 128`.
-        Some(k as u8 | 0x80)
-    }
 }
 
 /// A code point → pointer map for rank lookups (generated): the code points in blocks of
@@ -189,6 +228,8 @@ impl SingleByteIndex {
 /// `present[block]`; their pointers are listed in code point order in `pointers`, the
 /// block's first at `first[block]`. About two bytes per entry: the compact build looks up
 /// through it; the default build expands it into [`EncodeTable`] pages at compile time.
+// The compact build reads it in its tests only (the oracle).
+#[cfg_attr(feature = "compact", allow(dead_code))]
 pub(crate) struct RankTable {
     pub(crate) block_of: &'static [u16],
     pub(crate) present: &'static [u64],
@@ -199,8 +240,8 @@ pub(crate) struct RankTable {
 impl RankTable {
     /// The pointer the Standard picks for `code_point` in this table's index, or `None`:
     /// the code point's rank among its block's, past the block's first.
-    // The compact tests' oracle: the builds look up through structures derived from it.
-    #[cfg(all(test, feature = "compact"))]
+    // The tests' oracle for the encode tables both builds derive from it.
+    #[cfg(test)]
     pub(crate) fn pointer(&self, code_point: u32) -> Option<u16> {
         let block = usize::from(*self.block_of.get((code_point >> 6) as usize)?);
         let bits = *self.present.get(block)?;
@@ -241,14 +282,20 @@ impl RankTable {
 }
 
 /// A code point → pointer table: `pages[page_of[cp >> 6]][cp & 63]`, `u16::MAX` for none
-/// (the default build's: one more load than a rank lookup saves, for 128 bytes a block).
-#[cfg(not(feature = "compact"))]
+/// (one more load than a rank lookup saves, for 128 bytes a block). The default build
+/// expands it at compile time from the generated rank tables, the `compact` build at run
+/// time from the decode index (`compact.rs`).
 pub(crate) struct EncodeTable {
+    #[cfg(not(feature = "compact"))]
     page_of: &'static [u16],
+    #[cfg(not(feature = "compact"))]
     pages: &'static [[u16; 64]],
+    #[cfg(feature = "compact")]
+    page_of: alloc::boxed::Box<[u16]>,
+    #[cfg(feature = "compact")]
+    pages: alloc::boxed::Box<[[u16; 64]]>,
 }
 
-#[cfg(not(feature = "compact"))]
 impl EncodeTable {
     /// The pointer the Standard picks for `code_point` in this table's index, or `None`.
     #[inline(always)]
@@ -266,43 +313,102 @@ impl EncodeTable {
     }
 }
 
-/// The encode tables as the build looks them up: direct pages expanded at compile time
-/// from the generated rank tables (default), or, with `compact`, a [`WindowTable`] derived
-/// from the rank tables at compile time (so the rank tables' pointer lists are not linked).
+/// The decode indexes as flat arrays (pointer → code point, 0 = none): the generated
+/// statics, or in the `compact` build their expansions (`compact.rs`).
+mod decode {
+    #[cfg(feature = "compact")]
+    use super::compact as source;
+    #[cfg(not(feature = "compact"))]
+    use super::generated as source;
+    use super::generated::{big5, euc_kr, gb18030, jis0208, jis0212};
+
+    macro_rules! flat {
+        ($($name:ident = $module:ident :: $table:ident;)*) => {$(
+            #[inline(always)]
+            pub(crate) fn $name() -> &'static [u16; $module::$table.len()] {
+                #[cfg(not(feature = "compact"))]
+                {
+                    &source::$module::$table
+                }
+                #[cfg(feature = "compact")]
+                {
+                    source::$table.get()
+                }
+            }
+        )*};
+    }
+    flat! {
+        gb18030 = gb18030::GB18030_DECODE;
+        euc_kr = euc_kr::EUC_KR_DECODE;
+        big5 = big5::BIG5_DECODE_LOW;
+        jis0208 = jis0208::JIS0208_DECODE;
+        jis0212 = jis0212::JIS0212_DECODE;
+    }
+}
+
+/// The encode tables: direct pages expanded at compile time from the generated rank
+/// tables (default), or at run time from the decode indexes (`compact`).
 mod encode {
-    use super::generated::{big5, euc_kr, gb18030, jis0208};
+    use super::EncodeTable;
 
     #[cfg(not(feature = "compact"))]
     macro_rules! tables {
-        ($($name:ident = $module:ident :: $rank:ident, $blocks:ident, $decode:expr, $astral:expr;)*) => {$(
-            pub(crate) static $name: super::EncodeTable = {
-                static PAGES: [[u16; 64]; $module::$blocks] = $module::$rank.pages();
-                super::EncodeTable { page_of: $module::$rank.block_of, pages: &PAGES }
-            };
+        ($($name:ident = $module:ident :: $rank:ident, $blocks:ident;)*) => {$(
+            #[inline(always)]
+            pub(crate) fn $name() -> &'static EncodeTable {
+                use super::generated::$module;
+                static TABLE: EncodeTable = {
+                    static PAGES: [[u16; 64]; $module::$blocks] = $module::$rank.pages();
+                    EncodeTable { page_of: $module::$rank.block_of, pages: &PAGES }
+                };
+                &TABLE
+            }
+        )*};
+    }
+    #[cfg(not(feature = "compact"))]
+    tables! {
+        jis0208 = jis0208::JIS0208_ENCODE, JIS0208_ENCODE_BLOCKS;
+        euc_kr = euc_kr::EUC_KR_ENCODE, EUC_KR_ENCODE_BLOCKS;
+        gb18030 = gb18030::GB18030_ENCODE, GB18030_ENCODE_BLOCKS;
+        big5 = big5::BIG5_ENCODE, BIG5_ENCODE_BLOCKS;
+    }
+
+    /// `compact`: the first pointer of each code point (*index pointer*) …
+    #[cfg(feature = "compact")]
+    macro_rules! tables {
+        ($($name:ident = $decode:ident;)*) => {$(
+            #[inline(always)]
+            pub(crate) fn $name() -> &'static EncodeTable {
+                static TABLE: crate::simd::once::Once<EncodeTable> = crate::simd::once::Once::new();
+                TABLE.get_or_init(|| {
+                    let decode = super::decode::$decode();
+                    super::compact::invert(decode.len(), 0, &[], |p| {
+                        decode.get(p).copied().map_or(0, u32::from)
+                    })
+                })
+            }
         )*};
     }
     #[cfg(feature = "compact")]
-    macro_rules! tables {
-        ($($name:ident = $module:ident :: $rank:ident, $blocks:ident, $decode:expr, $astral:expr;)*) => {$(
-            pub(crate) static $name: super::compact::WindowTable = {
-                const N: usize = $module::$rank.pointers.len();
-                static WINDOWS: [u8; N] = super::compact::windows::<N>($module::$rank.pointers);
-                super::compact::WindowTable {
-                    block_of: $module::$rank.block_of,
-                    present: $module::$rank.present,
-                    first: $module::$rank.first,
-                    windows: &WINDOWS,
-                    decode: $decode,
-                    astral: $astral,
-                }
-            };
-        )*};
-    }
     tables! {
-        JIS0208 = jis0208::JIS0208_ENCODE, JIS0208_ENCODE_BLOCKS, &jis0208::JIS0208_DECODE, &[];
-        EUC_KR = euc_kr::EUC_KR_ENCODE, EUC_KR_ENCODE_BLOCKS, &euc_kr::EUC_KR_DECODE, &[];
-        GB18030 = gb18030::GB18030_ENCODE, GB18030_ENCODE_BLOCKS, &gb18030::GB18030_DECODE, &[];
-        BIG5 = big5::BIG5_ENCODE, BIG5_ENCODE_BLOCKS, &big5::BIG5_DECODE_LOW, &big5::BIG5_DECODE_ASTRAL;
+        jis0208 = jis0208;
+        euc_kr = euc_kr;
+        gb18030 = gb18030;
+    }
+
+    /// … and *index Big5 pointer*: pointers from (0xA1 − 0x81) × 157 on, the last one for
+    /// six code points.
+    #[cfg(feature = "compact")]
+    pub(crate) fn big5() -> &'static EncodeTable {
+        static TABLE: crate::simd::once::Once<EncodeTable> = crate::simd::once::Once::new();
+        TABLE.get_or_init(|| {
+            super::compact::invert(
+                super::decode::big5().len(),
+                (0xA1 - 0x81) * 157,
+                &[0x2550, 0x255E, 0x2561, 0x256A, 0x5341, 0x5345],
+                |p| super::big5_code_point(p).unwrap_or(0),
+            )
+        })
     }
 }
 
@@ -320,13 +426,13 @@ fn flat(table: &[u16], pointer: usize) -> Option<u16> {
 /// *index code point* in index jis0208.
 #[inline(always)]
 pub(crate) fn jis0208_code_point(pointer: usize) -> Option<u16> {
-    flat(&generated::jis0208::JIS0208_DECODE, pointer)
+    flat(decode::jis0208(), pointer)
 }
 
 /// *index pointer* in index jis0208 (EUC-JP and ISO-2022-JP encoders).
 #[inline(always)]
 pub(crate) fn jis0208_pointer(code_point: u32) -> Option<u16> {
-    encode::JIS0208.pointer(code_point)
+    encode::jis0208().pointer(code_point)
 }
 
 /// *index Shift_JIS pointer* (#index-shift_jis-pointer): index jis0208 without pointers
@@ -336,7 +442,7 @@ pub(crate) fn jis0208_pointer(code_point: u32) -> Option<u16> {
 /// looked up again in a 564-entry table instead.
 #[inline(always)]
 pub(crate) fn shift_jis_pointer(code_point: u32) -> Option<u16> {
-    let pointer = encode::JIS0208.pointer(code_point)?;
+    let pointer = encode::jis0208().pointer(code_point)?;
     match pointer.checked_sub(8272) {
         Some(k) if k <= 8835 - 8272 => {
             let again = *generated::jis0208::SHIFT_JIS_EXCLUDED.get(usize::from(k))?;
@@ -349,7 +455,7 @@ pub(crate) fn shift_jis_pointer(code_point: u32) -> Option<u16> {
 /// *index code point* in index jis0212 (EUC-JP decoder only).
 #[inline(always)]
 pub(crate) fn jis0212_code_point(pointer: usize) -> Option<u16> {
-    flat(&generated::jis0212::JIS0212_DECODE, pointer)
+    flat(decode::jis0212(), pointer)
 }
 
 /// *index code point* in index ISO-2022-JP katakana for `code_point` − 0xFF61.
@@ -361,25 +467,25 @@ pub(crate) fn iso_2022_jp_katakana(offset: usize) -> Option<u16> {
 /// *index code point* in index EUC-KR.
 #[inline(always)]
 pub(crate) fn euc_kr_code_point(pointer: usize) -> Option<u16> {
-    flat(&generated::euc_kr::EUC_KR_DECODE, pointer)
+    flat(decode::euc_kr(), pointer)
 }
 
 /// *index pointer* in index EUC-KR.
 #[inline(always)]
 pub(crate) fn euc_kr_pointer(code_point: u32) -> Option<u16> {
-    encode::EUC_KR.pointer(code_point)
+    encode::euc_kr().pointer(code_point)
 }
 
 /// *index code point* in index gb18030.
 #[inline(always)]
 pub(crate) fn gb18030_code_point(pointer: usize) -> Option<u16> {
-    flat(&generated::gb18030::GB18030_DECODE, pointer)
+    flat(decode::gb18030(), pointer)
 }
 
 /// *index pointer* in index gb18030.
 #[inline(always)]
 pub(crate) fn gb18030_pointer(code_point: u32) -> Option<u16> {
-    encode::GB18030.pointer(code_point)
+    encode::gb18030().pointer(code_point)
 }
 
 /// <https://encoding.spec.whatwg.org/#index-gb18030-ranges-code-point>
@@ -430,7 +536,7 @@ pub(crate) fn gb18030_ranges_pointer(code_point: u32) -> u32 {
 /// *index code point* in index Big5 (may be a plane-2 code point).
 #[inline(always)]
 pub(crate) fn big5_code_point(pointer: usize) -> Option<u32> {
-    let low = *generated::big5::BIG5_DECODE_LOW.get(pointer)?;
+    let low = *decode::big5().get(pointer)?;
     if low == 0 {
         return None;
     }
@@ -446,7 +552,7 @@ pub(crate) fn big5_code_point(pointer: usize) -> Option<u32> {
 /// *index Big5 pointer* (#index-big5-pointer).
 #[inline(always)]
 pub(crate) fn big5_pointer(code_point: u32) -> Option<u16> {
-    encode::BIG5.pointer(code_point)
+    encode::big5().pointer(code_point)
 }
 
 /// Every pointer of a decode table with its code point, for the exhaustive tests.
@@ -508,6 +614,63 @@ pub(crate) mod all {
 mod pair_table_tests {
     use super::*;
 
+    /// Every code point the indexes can hold: the encode tables (expanded from the rank
+    /// tables by default, inverted from the decode indexes by `compact`) give the rank
+    /// tables' pointer, the generator's application of the Standard's pointer rules, and
+    /// nothing where they have none.
+    #[test]
+    fn encode_tables_match_the_rank_tables_for_every_code_point() {
+        let tables = [
+            (
+                "jis0208",
+                encode::jis0208(),
+                &generated::jis0208::JIS0208_ENCODE,
+            ),
+            (
+                "EUC-KR",
+                encode::euc_kr(),
+                &generated::euc_kr::EUC_KR_ENCODE,
+            ),
+            (
+                "gb18030",
+                encode::gb18030(),
+                &generated::gb18030::GB18030_ENCODE,
+            ),
+            ("Big5", encode::big5(), &generated::big5::BIG5_ENCODE),
+        ];
+        for (name, table, rank) in tables {
+            for cp in 0..0x30000u32 {
+                assert_eq!(table.pointer(cp), rank.pointer(cp), "{name} U+{cp:04X}");
+            }
+        }
+    }
+
+    /// Every single-byte table against its generated decode table: the same code point for
+    /// every byte and, for every code point, the first byte that has it.
+    #[test]
+    fn single_byte_tables_match_their_indexes() {
+        for &encoding in crate::Encoding::all() {
+            let (Some(index), Some(tables)) =
+                (encoding.single_byte_index(), encoding.single_byte_tables())
+            else {
+                continue;
+            };
+            for b in 0..=255u8 {
+                let want = if b < 0x80 {
+                    u16::from(b)
+                } else {
+                    index.upper_code_point(usize::from(b - 0x80))
+                };
+                assert_eq!(tables.decode[usize::from(b)], want, "{encoding:?} {b:X}");
+            }
+            for cp in 0x80..0x10000u32 {
+                let first =
+                    (0x80..=0xFFu8).find(|&b| u32::from(tables.decode[usize::from(b)]) == cp);
+                assert_eq!(tables.byte_for(cp), first, "{encoding:?} U+{cp:04X}");
+            }
+        }
+    }
+
     /// Every (lead, trail) of the five pair tables against the Standard's pointer
     /// arithmetic, written out again here as the oracle.
     #[test]
@@ -523,7 +686,7 @@ mod pair_table_tests {
                     _ => None,
                 };
                 assert_eq!(
-                    GB18030_PAIRS.get(lead, trail),
+                    gb18030_pairs().get(lead, trail),
                     gb.unwrap_or(0),
                     "gb18030 {lead:X} {trail:X}"
                 );
@@ -533,7 +696,7 @@ mod pair_table_tests {
                     _ => None,
                 };
                 assert_eq!(
-                    EUC_KR_PAIRS.get(lead, trail),
+                    euc_kr_pairs().get(lead, trail),
                     kr.unwrap_or(0),
                     "EUC-KR {lead:X} {trail:X}"
                 );
@@ -547,7 +710,7 @@ mod pair_table_tests {
                     _ => None,
                 };
                 assert_eq!(
-                    BIG5_PAIRS.get(lead, trail),
+                    big5_pairs().get(lead, trail),
                     big5.unwrap_or(0),
                     "Big5 {lead:X} {trail:X}"
                 );
@@ -557,7 +720,7 @@ mod pair_table_tests {
                     _ => None,
                 };
                 assert_eq!(
-                    JIS0208_PAIRS.get(lead, trail),
+                    jis0208_pairs().get(lead, trail),
                     jis.unwrap_or(0),
                     "EUC-JP {lead:X} {trail:X}"
                 );
@@ -576,7 +739,7 @@ mod pair_table_tests {
                     _ => None,
                 };
                 assert_eq!(
-                    SHIFT_JIS_PAIRS.get(lead, trail),
+                    shift_jis_pairs().get(lead, trail),
                     sjis.unwrap_or(0),
                     "Shift_JIS {lead:X} {trail:X}"
                 );
@@ -591,13 +754,13 @@ mod pair_table_tests {
     fn lead_maps_mark_standard_leads_with_pairs() {
         type StandardLead = fn(u8) -> bool;
         let tables: [(&str, &PairTable, StandardLead); 5] = [
-            ("gb18030", &GB18030_PAIRS, |b| (0x81..=0xFE).contains(&b)),
-            ("EUC-KR", &EUC_KR_PAIRS, |b| (0x81..=0xFE).contains(&b)),
-            ("Big5", &BIG5_PAIRS, |b| (0x81..=0xFE).contains(&b)),
-            ("EUC-JP", &JIS0208_PAIRS, |b| (0xA1..=0xFE).contains(&b)),
+            ("gb18030", gb18030_pairs(), |b| (0x81..=0xFE).contains(&b)),
+            ("EUC-KR", euc_kr_pairs(), |b| (0x81..=0xFE).contains(&b)),
+            ("Big5", big5_pairs(), |b| (0x81..=0xFE).contains(&b)),
+            ("EUC-JP", jis0208_pairs(), |b| (0xA1..=0xFE).contains(&b)),
             (
                 "Shift_JIS",
-                &SHIFT_JIS_PAIRS,
+                shift_jis_pairs(),
                 |b| matches!(b, 0x81..=0x9F | 0xE0..=0xFC),
             ),
         ];

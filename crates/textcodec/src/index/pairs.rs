@@ -7,9 +7,8 @@
 //!
 //! - by default, from a 64 KiB table built at compile time from the layout (one load, no
 //!   range checks: the decoders' pair loops and the AVX-512 gather kernel use it);
-//! - with the `compact` feature, from the layout itself at run time (the lead's row start
-//!   and the trail's column from two small tables, added, then the index load), so the
-//!   five tables' 320 KiB are not linked.
+//! - with the `compact` feature, the same table built on the heap from the layout on first
+//!   use (see `compact.rs`), so that the five tables' 320 KiB are not linked.
 //!
 //! Both go through [`PairLayout::get`], which the tests check against the Standard's
 //! pointer arithmetic written out again.
@@ -155,14 +154,13 @@ impl PairLayout {
     }
 }
 
-/// An encoding's pairs, looked up by [`PairTable::get`] (see the module docs for the two
-/// builds).
+/// An encoding's pairs: `get(lead, trail)` is one load.
 pub(crate) struct PairTable {
     /// `rows[lead - 0x80][trail]`: the code point of the pair, 0 where it is not valid.
     #[cfg(not(feature = "compact"))]
     rows: [[u16; 256]; 128],
     #[cfg(feature = "compact")]
-    layout: PairLayout,
+    rows: alloc::boxed::Box<[[u16; 256]; 128]>,
     /// `lead_map[lead - 0x80]` is 0xFF where the row of `lead` has a pair, else 0: the
     /// bytes that are leads wherever a character starts (the vector kernel's classes).
     #[cfg_attr(
@@ -173,32 +171,44 @@ pub(crate) struct PairTable {
 }
 
 impl PairTable {
+    /// The table of a layout, at compile time.
     // Bounds: `k < 128`, `t < 256`.
+    #[cfg(not(feature = "compact"))]
     #[allow(
         clippy::indexing_slicing,
         clippy::arithmetic_side_effects,
         clippy::cast_possible_truncation
     )]
     const fn new(layout: PairLayout) -> Self {
-        let lead_map = layout.lead_map();
-        #[cfg(not(feature = "compact"))]
-        {
-            let mut rows = [[0u16; 256]; 128];
-            let mut k = 0;
-            while k < 128 {
-                let mut t = 0;
-                while t < 256 {
-                    rows[k][t] = layout.get((0x80 + k) as u8, t as u8);
-                    t += 1;
-                }
-                k += 1;
+        let mut rows = [[0u16; 256]; 128];
+        let mut k = 0;
+        while k < 128 {
+            let mut t = 0;
+            while t < 256 {
+                rows[k][t] = layout.get((0x80 + k) as u8, t as u8);
+                t += 1;
             }
-            PairTable { rows, lead_map }
+            k += 1;
         }
-        #[cfg(feature = "compact")]
-        {
-            PairTable { layout, lead_map }
+        PairTable {
+            rows,
+            lead_map: layout.lead_map(),
         }
+    }
+
+    /// The table of a layout, built on the heap at run time (`compact`).
+    #[cfg(feature = "compact")]
+    fn boxed(layout: &PairLayout) -> alloc::boxed::Box<Self> {
+        let mut rows = crate::simd::once::boxed_array::<[u16; 256], 128>([0; 256]);
+        for (lead, row) in (0x80..=0xFF).zip(rows.iter_mut()) {
+            for (trail, pair) in (0..=0xFF).zip(row.iter_mut()) {
+                *pair = layout.get(lead, trail);
+            }
+        }
+        alloc::boxed::Box::new(PairTable {
+            rows,
+            lead_map: layout.lead_map(),
+        })
     }
 
     /// The rows (see the field's docs): the AVX-512 kernel gathers from them.
@@ -220,64 +230,58 @@ impl PairTable {
     /// is; callers have tested for it, so the compiler drops this check).
     #[inline(always)]
     pub(crate) fn get(&self, lead: u8, trail: u8) -> u16 {
-        #[cfg(not(feature = "compact"))]
-        {
-            self.rows
-                .get(usize::from(lead.wrapping_sub(0x80)))
-                .and_then(|row| row.get(usize::from(trail)))
-                .copied()
-                .unwrap_or(0)
-        }
-        #[cfg(feature = "compact")]
-        {
-            self.layout.get(lead, trail)
-        }
+        self.rows
+            .get(usize::from(lead.wrapping_sub(0x80)))
+            .and_then(|row| row.get(usize::from(trail)))
+            .copied()
+            .unwrap_or(0)
     }
 }
 
-/// gb18030's two-byte sequences (GBK): leads 0x81–0xFE, trails 0x40–0x7E and 0x80–0xFE.
-pub(crate) static GB18030_PAIRS: PairTable = PairTable::new(PairLayout::new(
-    &generated::gb18030::GB18030_DECODE,
-    190,
-    &[(0x81, 0xFE, 0)],
-    &[(0x40, 0x7E), (0x80, 0xFE)],
-    Quirk::None,
-));
+/// The pair tables of the five layouts, as `fn() -> &'static PairTable`: statics built at
+/// compile time, or with `compact` built on first use from the expanded decode index.
+macro_rules! pair_tables {
+    ($($(#[$doc:meta])* $name:ident = $generated:path, $decode:ident, $row_len:expr, $leads:expr, $trails:expr, $quirk:expr;)*) => {$(
+        $(#[$doc])*
+        #[inline(always)]
+        pub(crate) fn $name() -> &'static PairTable {
+            #[cfg(not(feature = "compact"))]
+            {
+                static TABLE: PairTable = PairTable::new(PairLayout::new(
+                    &$generated,
+                    $row_len, $leads, $trails, $quirk,
+                ));
+                &TABLE
+            }
+            #[cfg(feature = "compact")]
+            {
+                static TABLE: crate::simd::once::Once<PairTable> = crate::simd::once::Once::new();
+                TABLE.get_or_init(|| {
+                    PairTable::boxed(&PairLayout::new(
+                        super::decode::$decode(), $row_len, $leads, $trails, $quirk,
+                    ))
+                })
+            }
+        }
+    )*};
+}
 
-/// EUC-KR: leads 0x81–0xFE, trails 0x41–0xFE.
-pub(crate) static EUC_KR_PAIRS: PairTable = PairTable::new(PairLayout::new(
-    &generated::euc_kr::EUC_KR_DECODE,
-    190,
-    &[(0x81, 0xFE, 0)],
-    &[(0x41, 0xFE)],
-    Quirk::None,
-));
-
-/// Big5: leads 0x81–0xFE, trails 0x40–0x7E and 0xA1–0xFE; the BMP entries only.
-pub(crate) static BIG5_PAIRS: PairTable = PairTable::new(PairLayout::new(
-    &generated::big5::BIG5_DECODE_LOW,
-    157,
-    &[(0x81, 0xFE, 0)],
-    &[(0x40, 0x7E), (0xA1, 0xFE)],
-    Quirk::Big5Plane2,
-));
-
-/// EUC-JP's JIS X 0208 pairs: leads and trails 0xA1–0xFE (ISO-2022-JP's kanji are the
-/// same pairs without their high bits).
-pub(crate) static JIS0208_PAIRS: PairTable = PairTable::new(PairLayout::new(
-    &generated::jis0208::JIS0208_DECODE,
-    94,
-    &[(0xA1, 0xFE, 0)],
-    &[(0xA1, 0xFE)],
-    Quirk::None,
-));
-
-/// Shift_JIS: leads 0x81–0x9F (rows 0–30) and 0xE0–0xFC (rows 31–59), trails 0x40–0x7E
-/// and 0x80–0xFC, and the EUDC pointers.
-pub(crate) static SHIFT_JIS_PAIRS: PairTable = PairTable::new(PairLayout::new(
-    &generated::jis0208::JIS0208_DECODE,
-    188,
-    &[(0x81, 0x9F, 0), (0xE0, 0xFC, 31)],
-    &[(0x40, 0x7E), (0x80, 0xFC)],
-    Quirk::ShiftJisEudc,
-));
+pair_tables! {
+    /// gb18030's two-byte sequences (GBK): leads 0x81–0xFE, trails 0x40–0x7E and 0x80–0xFE.
+    gb18030_pairs = generated::gb18030::GB18030_DECODE, gb18030,
+        190, &[(0x81, 0xFE, 0)], &[(0x40, 0x7E), (0x80, 0xFE)], Quirk::None;
+    /// EUC-KR: leads 0x81–0xFE, trails 0x41–0xFE.
+    euc_kr_pairs = generated::euc_kr::EUC_KR_DECODE, euc_kr,
+        190, &[(0x81, 0xFE, 0)], &[(0x41, 0xFE)], Quirk::None;
+    /// Big5: leads 0x81–0xFE, trails 0x40–0x7E and 0xA1–0xFE; the BMP entries only.
+    big5_pairs = generated::big5::BIG5_DECODE_LOW, big5,
+        157, &[(0x81, 0xFE, 0)], &[(0x40, 0x7E), (0xA1, 0xFE)], Quirk::Big5Plane2;
+    /// EUC-JP's JIS X 0208 pairs: leads and trails 0xA1–0xFE (ISO-2022-JP's kanji are the
+    /// same pairs without their high bits).
+    jis0208_pairs = generated::jis0208::JIS0208_DECODE, jis0208,
+        94, &[(0xA1, 0xFE, 0)], &[(0xA1, 0xFE)], Quirk::None;
+    /// Shift_JIS: leads 0x81–0x9F (rows 0–30) and 0xE0–0xFC (rows 31–59), trails 0x40–0x7E
+    /// and 0x80–0xFC, and the EUDC pointers.
+    shift_jis_pairs = generated::jis0208::JIS0208_DECODE, jis0208,
+        188, &[(0x81, 0x9F, 0), (0xE0, 0xFC, 31)], &[(0x40, 0x7E), (0x80, 0xFC)], Quirk::ShiftJisEudc;
+}

@@ -29,6 +29,8 @@ pub(crate) mod ascii;
 pub(crate) mod byte_map;
 pub(crate) mod dispatch;
 pub(crate) mod double_byte;
+#[cfg(feature = "compact")]
+pub(crate) mod once;
 pub(crate) mod sink;
 pub(crate) mod utf16;
 pub(crate) mod utf8;

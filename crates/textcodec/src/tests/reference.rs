@@ -279,7 +279,7 @@ pub(crate) fn katakana(pointer: usize) -> Option<u32> {
 
 /// *index code point* in the single-byte index of `encoding` (pointer = byte − 0x80).
 pub(crate) fn single_byte(encoding: Encoding, pointer: usize) -> Option<u32> {
-    let index = encoding.single_byte_index().expect("single-byte encoding");
+    let index = encoding.single_byte_tables().expect("single-byte encoding");
     match index.decode[pointer + 0x80] {
         0 => None,
         c => Some(u32::from(c)),

@@ -1,6 +1,6 @@
 use super::super::dispatch::available_kernels;
 use super::*;
-use crate::index::{BIG5_PAIRS, EUC_KR_PAIRS, GB18030_PAIRS, JIS0208_PAIRS, SHIFT_JIS_PAIRS};
+use crate::index::{big5_pairs, euc_kr_pairs, gb18030_pairs, jis0208_pairs, shift_jis_pairs};
 use crate::simd::slots;
 use alloc::string::String;
 use alloc::vec::Vec;
@@ -175,11 +175,11 @@ fn samples(table: &PairTable, seed: u64) -> Vec<Vec<u8>> {
 
 fn tables() -> [(&'static str, &'static PairTable); 5] {
     [
-        ("gb18030", &GB18030_PAIRS),
-        ("EUC-KR", &EUC_KR_PAIRS),
-        ("Big5", &BIG5_PAIRS),
-        ("EUC-JP", &JIS0208_PAIRS),
-        ("Shift_JIS", &SHIFT_JIS_PAIRS),
+        ("gb18030", gb18030_pairs()),
+        ("EUC-KR", euc_kr_pairs()),
+        ("Big5", big5_pairs()),
+        ("EUC-JP", jis0208_pairs()),
+        ("Shift_JIS", shift_jis_pairs()),
     ]
 }
 
