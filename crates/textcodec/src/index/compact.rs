@@ -11,9 +11,9 @@
 //! `const` evaluation only, so they are not linked) and expanding at run time. The tests
 //! compare every expanded table with the generated one it stands for.
 //!
-//! What the first use costs, on the heap: a CJK decoder its flat index (14–47 KiB) and pair
+//! What the first use costs, on the heap: a CJK decoder its flat index (14–48 KB) and pair
 //! table (64 KiB, Shift_JIS and EUC-JP one each over jis0208), a CJK encoder its encode
-//! pages (46–78 KiB), a single-byte encoding 2–4 KiB.
+//! pages (48–84 KB), a single-byte encoding under 4 KB.
 
 use super::{EncodeTable, SingleByteTables};
 use crate::simd::once::{boxed_array, Once};
@@ -23,14 +23,19 @@ use alloc::vec::Vec;
 
 /// Packed-index tokens (one byte, then the operand bytes the kind takes), each giving the
 /// next entries from the previous code point `prev` (0 at the start): CJK indexes are
-/// mostly runs of consecutive code points (gb18030 and EUC-KR) or close ones.
-const RUN: u8 = 0x00; // 0x00..=0x3F: `t + 1` entries prev + 1, prev + 2, …
-const GAP: u8 = 0x40; // 0x40..=0x7F: `t - 0x40 + 1` entries without a code point (0)
-const NEAR: u8 = 0x80; // 0x80..=0xBF: one entry, prev + (t - 0xA0): −32..=31
-const FAR: u8 = 0xC0; // 0xC0..=0xEF + 1 byte: prev + ((t - 0xC0) << 8 | byte) − 0x1800
-const ABSOLUTE: u8 = 0xF0; // 0xF0 + 2 bytes: the code point, big-endian
-const MAX_COUNT: usize = 64;
-const FAR_BIAS: i32 = 0x1800;
+/// mostly runs of consecutive code points (gb18030 and EUC-KR), close ones, or jumps within
+/// the CJK Unified Ideographs (Big5 and jis0208 order them by radical or reading).
+const RUN: u8 = 0x00; // 0x00..=0x1F: `t + 1` entries prev + 1, prev + 2, …
+const GAP: u8 = 0x20; // 0x20..=0x3F: `t - 0x20 + 1` entries without a code point (0)
+const NEAR: u8 = 0x40; // 0x40..=0x7F: one entry, prev + (t - 0x60): −32..=31
+const HAN: u8 = 0x80; // 0x80..=0xD1 + 1 byte: U+4E00 + ((t - 0x80) << 8 | byte), to U+9FFF
+const FAR: u8 = 0xD2; // 0xD2..=0xFE + 1 byte: prev + ((t - 0xD2) << 8 | byte) − FAR_BIAS
+const ABSOLUTE: u8 = 0xFF; // 0xFF + 2 bytes: the code point, big-endian
+const MAX_COUNT: usize = 32;
+const NEAR_BIAS: i32 = 32;
+const HAN_FIRST: i32 = 0x4E00;
+const HAN_END: i32 = HAN_FIRST + ((FAR - HAN) as i32) * 256;
+const FAR_BIAS: i32 = ((ABSOLUTE - FAR) as i32) * 128;
 
 /// Packs `index` into `out` (nothing is written past `out`'s end) and returns the packed
 /// length: with an empty `out` it only measures. `const`, so that the generated indexes are
@@ -73,11 +78,15 @@ pub(crate) const fn pack_into(index: &[u16], out: &mut [u8]) -> usize {
             bytes[0] = if gap { GAP } else { RUN } + (count - 1) as u8;
         } else {
             let delta = code_point - prev;
-            if delta >= -32 && delta < 32 {
-                bytes[0] = NEAR + (delta + 32) as u8;
+            if delta >= -NEAR_BIAS && delta < NEAR_BIAS {
+                bytes[0] = NEAR + (delta + NEAR_BIAS) as u8;
             } else if delta >= -FAR_BIAS && delta < FAR_BIAS {
                 let biased = (delta + FAR_BIAS) as u32;
                 bytes = [FAR + (biased >> 8) as u8, biased as u8, 0];
+                n = 2;
+            } else if code_point >= HAN_FIRST && code_point < HAN_END {
+                let offset = (code_point - HAN_FIRST) as u32;
+                bytes = [HAN + (offset >> 8) as u8, offset as u8, 0];
                 n = 2;
             } else {
                 bytes = [ABSOLUTE, (code_point >> 8) as u8, code_point as u8];
@@ -131,20 +140,25 @@ fn unpack_into(packed: &[u8], out: &mut [u16]) {
                 }
                 continue;
             }
-            NEAR..FAR => {
-                prev = prev
-                    .wrapping_add(u16::from(token.wrapping_sub(NEAR)))
-                    .wrapping_sub(32)
+            NEAR..HAN => {
+                let biased = u16::from(token.wrapping_sub(NEAR));
+                // The difference wraps back into the code point (the biases fit `u16`).
+                prev = prev.wrapping_add(biased).wrapping_sub(NEAR_BIAS as u16);
             }
-            FAR..ABSOLUTE => {
-                let biased =
-                    u16::from(token.wrapping_sub(FAR)) << 8 | u16::from(bytes.next().unwrap_or(0));
-                // The difference wraps back into the code point (`FAR_BIAS` fits `u16`).
-                prev = prev.wrapping_add(biased).wrapping_sub(FAR_BIAS as u16);
+            HAN..FAR => {
+                let offset = u16::from(token.wrapping_sub(HAN)) << 8;
+                let offset = offset | u16::from(bytes.next().unwrap_or(0));
+                prev = offset.wrapping_add(HAN_FIRST as u16);
             }
-            _ => {
+            ABSOLUTE => {
                 let high = bytes.next().unwrap_or(0);
                 prev = u16::from_be_bytes([high, bytes.next().unwrap_or(0)]);
+            }
+            // FAR..=0xFE
+            _ => {
+                let biased =
+                    u16::from(token.wrapping_sub(FAR)) << 8 | u16::from(bytes.next().unwrap_or(0));
+                prev = prev.wrapping_add(biased).wrapping_sub(FAR_BIAS as u16);
             }
         }
         emit(prev);
@@ -284,11 +298,15 @@ mod tests {
         let mut index = vec![0u16, 0, 5, 6, 7, 8];
         index.extend(1000..1200); // runs longer than one token
         index.extend([0; 150]); // gaps longer than one token
-        for delta in [-33i32, -32, 31, 32, -6144, 6143, -6145, 6144, 0] {
+        for delta in [
+            -33i32, -32, 31, 32, -5760, 5759, -5761, 5760, 0, 0x3000, -0x5000,
+        ] {
             let prev = i32::from(*index.iter().rev().find(|&&c| c != 0).unwrap_or(&0));
             index.push(u16::try_from((prev + delta).clamp(1, 0xFFFF)).unwrap_or(1));
         }
-        index.extend([0xFFFF, 0x0001, 0xE000, 0xFFFE, 0]);
+        index.extend([
+            0xFFFF, 0x0001, 0x4E00, 0xE000, 0x9FFF, 0x4E00, 0xA000, 0x4DFF, 0xFFFE, 0,
+        ]);
         let mut packed = vec![0u8; pack_into(&index, &mut [])];
         let len = pack_into(&index, &mut packed);
         assert_eq!(len, packed.len());

@@ -163,10 +163,7 @@ pub(crate) struct PairTable {
     rows: alloc::boxed::Box<[[u16; 256]; 128]>,
     /// `lead_map[lead - 0x80]` is 0xFF where the row of `lead` has a pair, else 0: the
     /// bytes that are leads wherever a character starts (the vector kernel's classes).
-    #[cfg_attr(
-        any(feature = "compact", not(target_arch = "x86_64")),
-        allow(dead_code)
-    )]
+    #[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
     lead_map: [u8; 128],
 }
 
@@ -212,16 +209,13 @@ impl PairTable {
     }
 
     /// The rows (see the field's docs): the AVX-512 kernel gathers from them.
-    #[cfg(all(target_arch = "x86_64", not(feature = "compact")))]
+    #[cfg(target_arch = "x86_64")]
     pub(crate) fn rows(&self) -> &[[u16; 256]; 128] {
         &self.rows
     }
 
     /// 0xFF for a byte `0x80 + k` whose row has a pair, 0 otherwise.
-    #[cfg_attr(
-        any(feature = "compact", not(target_arch = "x86_64")),
-        allow(dead_code)
-    )]
+    #[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
     pub(crate) fn lead_map(&self) -> &[u8; 128] {
         &self.lead_map
     }

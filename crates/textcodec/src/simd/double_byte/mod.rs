@@ -32,8 +32,7 @@
 //! pair loop, which stores an ASCII byte as it is). (A one-pass UTF-8 twin, the kept units
 //! of each 8 positions through the 8-unit BMP → UTF-8 step, ran 0.6–0.8× encoding_rs
 //! against the pair loop's 1.1–1.3×: most of each step's lanes are trails.) The other
-//! levels (and the `compact` build, which has no pair tables to gather from) have no
-//! kernel: these functions return (0, 0) and the codec's pair loop does all the work. The
+//! levels have no kernel: these functions return (0, 0) and the codec's pair loop does all the work. The
 //! tests check each kernel against a naive decoder of the same pairs.
 #![deny(
     clippy::unwrap_used,
@@ -66,7 +65,7 @@ pub(crate) fn to_utf8(src: &[u8], table: &PairTable, dst: &mut Slots<u8>) -> (us
     let k = kernel();
     // A probe before the call: text that mixes short CJK runs with ASCII (markup,
     // catalogs) calls here at every run, and the AVX2 path would only decline it.
-    #[cfg(all(target_arch = "x86_64", not(feature = "compact")))]
+    #[cfg(target_arch = "x86_64")]
     if matches!(k, Kernel::Avx2(_))
         && !(src.get(64).is_some_and(|&b| b >= 0x80)
             && src
@@ -78,7 +77,7 @@ pub(crate) fn to_utf8(src: &[u8], table: &PairTable, dst: &mut Slots<u8>) -> (us
     to_utf8_with(k, src, table, dst)
 }
 
-// Builds without the kernel (other architectures, `compact`) use none of the arguments.
+// Builds without the kernel (other architectures) use none of the arguments.
 #[allow(unused_variables)]
 pub(crate) fn to_utf16_with(
     k: Kernel,
@@ -88,13 +87,13 @@ pub(crate) fn to_utf16_with(
 ) -> (usize, usize) {
     match k {
         // SAFETY: a `Kernel::Avx512` value exists only after its features were detected.
-        #[cfg(all(target_arch = "x86_64", not(feature = "compact")))]
+        #[cfg(target_arch = "x86_64")]
         Kernel::Avx512(_) => unsafe {
             avx512::decode::<false>(src, table, super::out_ptr(dst).cast(), dst.len())
         },
         // SAFETY: a `Kernel::Avx2` value exists only after AVX2, BMI1, BMI2 and POPCNT
         // were detected.
-        #[cfg(all(target_arch = "x86_64", not(feature = "compact")))]
+        #[cfg(target_arch = "x86_64")]
         Kernel::Avx2(_) => unsafe {
             avx2::to_utf16::<0>(src, table, super::out_ptr(dst), dst.len())
         },
@@ -102,7 +101,7 @@ pub(crate) fn to_utf16_with(
     }
 }
 
-// Builds without the kernel (other architectures, `compact`) use none of the arguments.
+// Builds without the kernel (other architectures) use none of the arguments.
 #[allow(unused_variables)]
 pub(crate) fn to_utf8_with(
     k: Kernel,
@@ -112,11 +111,11 @@ pub(crate) fn to_utf8_with(
 ) -> (usize, usize) {
     match k {
         // SAFETY: a `Kernel::Avx512` value exists only after its features were detected.
-        #[cfg(all(target_arch = "x86_64", not(feature = "compact")))]
+        #[cfg(target_arch = "x86_64")]
         Kernel::Avx512(_) => unsafe {
             avx512::decode::<true>(src, table, super::out_ptr(dst), dst.len())
         },
-        #[cfg(all(target_arch = "x86_64", not(feature = "compact")))]
+        #[cfg(target_arch = "x86_64")]
         Kernel::Avx2(_) => avx2_to_utf8(k, src, table, dst),
         _ => (0, 0),
     }
@@ -124,17 +123,17 @@ pub(crate) fn to_utf8_with(
 
 /// Room in bytes of UTF-8 that one 32-byte block of the AVX2 path needs: 16 pairs of three
 /// bytes each at most (an ASCII byte gives one).
-#[cfg(all(target_arch = "x86_64", not(feature = "compact")))]
+#[cfg(target_arch = "x86_64")]
 const AVX2_UTF8_BLOCK_ROOM: usize = 48;
 
 /// The AVX2 path into UTF-8 stops before a block with fewer non-ASCII bytes than this:
 /// markup and Latin text between CJK characters are cheaper in the codec's pair loop (one
 /// store per ASCII byte) than widened and narrowed again.
-#[cfg(all(target_arch = "x86_64", not(feature = "compact")))]
+#[cfg(target_arch = "x86_64")]
 pub(crate) const AVX2_UTF8_MIN_NON_ASCII: u32 = 16;
 
 /// ... and starts only where the next this many bytes are such blocks.
-#[cfg(all(target_arch = "x86_64", not(feature = "compact")))]
+#[cfg(target_arch = "x86_64")]
 pub(crate) const AVX2_UTF8_DENSE_AHEAD: usize = 128;
 
 /// AVX2 into UTF-8 in two passes over up to 16 blocks at a time: the UTF-16 kernel into a
@@ -147,7 +146,7 @@ pub(crate) const AVX2_UTF8_DENSE_AHEAD: usize = 128;
 /// that block to the next chunk).
 // Bounds: `read <= src.len()` and `written <= dst.len()` (sums of what the kernels report
 // over `src[read..]` and `dst[written..]`); `take <= src.len() - read`.
-#[cfg(all(target_arch = "x86_64", not(feature = "compact")))]
+#[cfg(target_arch = "x86_64")]
 #[allow(clippy::indexing_slicing, clippy::arithmetic_side_effects)]
 // Out of line: the codec's pair loop calls it, and inlined it would crowd that hot loop
 // (a slower `.po` row in the measurements that chose it).
@@ -212,10 +211,7 @@ fn avx2_to_utf8(k: Kernel, src: &[u8], table: &PairTable, dst: &mut Slots<u8>) -
 // Bounds: `wrapping_add` is the point (the carry out of bit 63 is dropped: a run that
 // reaches the end has no bit after it).
 #[inline(always)]
-#[cfg_attr(
-    any(feature = "compact", not(target_arch = "x86_64")),
-    allow(dead_code)
-)]
+#[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
 pub(crate) fn leads_of(capable: u64) -> u64 {
     const EVEN: u64 = 0x5555_5555_5555_5555;
     let run_starts = capable & !(capable << 1);
@@ -226,9 +222,9 @@ pub(crate) fn leads_of(capable: u64) -> u64 {
     (even_runs & EVEN) | (odd_runs & !EVEN)
 }
 
-#[cfg(all(target_arch = "x86_64", not(feature = "compact")))]
+#[cfg(target_arch = "x86_64")]
 mod avx2;
-#[cfg(all(target_arch = "x86_64", not(feature = "compact")))]
+#[cfg(target_arch = "x86_64")]
 mod avx512;
 
 #[cfg(test)]

@@ -8,7 +8,7 @@ use alloc::vec::Vec;
 /// The block size of `k`'s kernel for UTF-16 (`utf8` false) or UTF-8 output, `None` where
 /// it has none (it takes nothing).
 fn kernel_block(k: Kernel, utf8: bool) -> Option<usize> {
-    #[cfg(all(target_arch = "x86_64", not(feature = "compact")))]
+    #[cfg(target_arch = "x86_64")]
     match k {
         Kernel::Avx512(_) => return Some(64),
         Kernel::Avx2(_) => return Some(32),
@@ -50,7 +50,7 @@ fn leads_of_matches_a_walk() {
 }
 
 /// Whether a block is dense enough for the AVX2 UTF-8 path.
-#[cfg(all(target_arch = "x86_64", not(feature = "compact")))]
+#[cfg(target_arch = "x86_64")]
 fn mostly_non_ascii(block: &[u8]) -> bool {
     block.iter().filter(|&&b| b >= 0x80).count() >= AVX2_UTF8_MIN_NON_ASCII as usize
 }
@@ -74,7 +74,7 @@ fn naive(
     };
     let (mut i, mut out) = (0, Vec::new());
     // The AVX2 UTF-8 path starts only on a few blocks of mostly non-ASCII bytes.
-    #[cfg(all(target_arch = "x86_64", not(feature = "compact")))]
+    #[cfg(target_arch = "x86_64")]
     if utf8
         && block == 32
         && (src.len() < AVX2_UTF8_DENSE_AHEAD
@@ -94,7 +94,7 @@ fn naive(
             break;
         }
         // The AVX2 UTF-8 path leaves mostly-ASCII blocks to the codec.
-        #[cfg(all(target_arch = "x86_64", not(feature = "compact")))]
+        #[cfg(target_arch = "x86_64")]
         if utf8 && block == 32 && !mostly_non_ascii(&src[i..i + block]) {
             break;
         }
