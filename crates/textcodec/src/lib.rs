@@ -46,7 +46,8 @@
 //!
 //! [`Decoder`] and [`Encoder`] work on caller-provided buffers and return how much they
 //! read and wrote and why they stopped ([`DecodeStatus`], [`EncodeStatus`]); no call
-//! allocates (except the `_to_string`/`_to_vec` conveniences). Input may be split at any
+//! allocates (except the `_to_string`/`_to_vec` conveniences, and in the `compact` build
+//! an encoding's tables, built once on its first use). Input may be split at any
 //! byte: the state the Standard's handlers keep, including restored bytes, carries over.
 #![no_std]
 #![deny(unsafe_code)]

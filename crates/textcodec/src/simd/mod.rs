@@ -11,6 +11,8 @@
 //!   to UTF-16.
 //! - [`utf16`]: UTF-16 (units, or bytes in either order) to UTF-8 and to code units,
 //!   whole characters only, stopping at lone surrogates.
+//! - `once` (`compact` build): tables built on first use and kept, behind an atomic
+//!   pointer.
 //!
 //! Each vector kernel does the bulk and returns how far it got; its portable scalar twin
 //! finishes the tail. The tests check every kernel the machine supports against
