@@ -9,7 +9,7 @@
     clippy::arithmetic_side_effects
 )]
 
-use crate::simd::{slots, write_slots, Slots};
+use crate::simd::{slots, write_packed, write_slots, Slots};
 use alloc::vec::Vec;
 
 use crate::codecs::{
@@ -150,59 +150,75 @@ pub struct Encoder {
     unmappables: u64,
 }
 
-/// Writes `&#` + decimal + `;` into `out`, returning the length.
-fn html_reference(code_point: char, out: &mut [u8; 16]) -> usize {
-    // At most 7 digits (U+10FFFF is 1114111), written from the right.
-    let mut digits = [0u8; 8];
-    let mut start = digits.len();
-    let mut v = u32::from(code_point);
-    loop {
-        start = start.saturating_sub(1);
-        if let Some(d) = digits.get_mut(start) {
-            // `v % 10` < 10: OR-ing it into b'0' (0x30) is adding it.
-            *d = b'0' | (v % 10) as u8;
-        }
-        v /= 10;
-        if v == 0 {
-            break;
-        }
-    }
-    let digits = digits.get(start..).unwrap_or_default();
-    let reference = b"&#".iter().chain(digits).chain(b";");
-    out.iter_mut()
-        .zip(reference)
-        .map(|(slot, &b)| *slot = b)
-        .count()
-}
-
-/// What the encoder does with one character: bytes to write, and an error to report.
+/// What the encoder does with one character: bytes to write, and an error to report. The
+/// bytes are packed little-endian in a register (written byte by byte to memory and read
+/// back whole, they stalled the store forwarding: a third of the html-mode error path).
 struct Planned {
-    bytes: [u8; 16],
+    bytes: u128,
     len: usize,
     error: Option<Unmappable>,
 }
 
+// Bounds: lengths and counts are at most 16 bytes, shifts below 128 bits, digits at most 7.
+#[allow(clippy::arithmetic_side_effects, clippy::cast_possible_truncation)]
 impl Planned {
-    fn new(error: Option<Unmappable>) -> Planned {
+    /// The first `n` (at most 8) bytes of `b`, little-endian (an [`Encoded::Bytes`]).
+    fn bytes_of(b: u64, n: u8) -> Planned {
+        let len = usize::from(n).min(8);
+        let mask = u64::MAX
+            .checked_shr(64u32.saturating_sub(8 * u32::from(n)))
+            .unwrap_or(0);
         Planned {
-            bytes: [0; 16],
-            len: 0,
-            error,
+            bytes: u128::from(b & mask),
+            len,
+            error: None,
         }
     }
 
-    /// Appends `more` (callers append at most 3 + 8 + 1 bytes: an escape, an html
-    /// reference or `?`, so this always fits 16 bytes).
-    fn append(&mut self, more: &[u8]) {
-        let end = self.len.saturating_add(more.len());
-        if let Some(slot) = self.bytes.get_mut(self.len..end) {
-            slot.copy_from_slice(more);
+    /// Nothing yet, to report `error`.
+    fn error(error: Unmappable) -> Planned {
+        Planned {
+            bytes: 0,
+            len: 0,
+            error: Some(error),
+        }
+    }
+
+    /// Appends `count` bytes packed little-endian in `more` (callers append at most 8 +
+    /// 10: an escape, then an html reference or `?`; the escapes callers have are 3 bytes,
+    /// so this always fits 16).
+    fn append(&mut self, more: u64, count: usize) {
+        let end = self.len.saturating_add(count);
+        // The bytes past `count` are 0 (`count` ≤ 8).
+        let more = more
+            & u64::MAX
+                .checked_shr(64u32.saturating_sub(8 * count as u32))
+                .unwrap_or(0);
+        if end <= 16 {
+            // `self.len < 16`: the shift is below 128.
+            self.bytes |= u128::from(more) << (8 * self.len);
             self.len = end;
         }
     }
 
-    fn bytes(&self) -> &[u8] {
-        self.bytes.get(..self.len).unwrap_or_default()
+    /// Appends `&#` + the code point in decimal + `;` (#encode-or-fail's html mode).
+    fn push_html_reference(&mut self, code_point: char) {
+        let mut v = u32::from(code_point);
+        // At most 7 digits (U+10FFFF is 1114111), packed from the last: each new digit
+        // shifts the others up a byte.
+        let (mut digits, mut count) = (0u64, 0);
+        loop {
+            // `v % 10` < 10: OR-ing it into b'0' (0x30) is adding it.
+            digits = digits << 8 | u64::from(b'0' | (v % 10) as u8);
+            count += 1;
+            v /= 10;
+            if v == 0 {
+                break;
+            }
+        }
+        self.append(u64::from(u16::from_le_bytes(*b"&#")), 2);
+        self.append(digits, count);
+        self.append(u64::from(b';'), 1);
     }
 }
 
@@ -311,29 +327,21 @@ impl Encoder {
             Kernel::XUserDefined(k) => k.encode_char(c),
         };
         let planned = match encoded {
-            Encoded::Bytes(b, n) => {
-                let mut planned = Planned::new(None);
-                planned.append(b.to_le_bytes().get(..usize::from(n)).unwrap_or_default());
-                planned
-            }
+            Encoded::Bytes(b, n) => Planned::bytes_of(b, n),
             Encoded::Unmappable {
                 code_point,
                 prefix,
                 prefix_len,
             } => {
-                let mut planned = Planned::new(Some(Unmappable {
+                let mut planned = Planned::error(Unmappable {
                     character: c,
                     code_point,
-                }));
-                planned.append(prefix.get(..usize::from(prefix_len)).unwrap_or_default());
+                });
+                planned.append(u64::from_le_bytes(prefix), usize::from(prefix_len).min(8));
                 match self.mode {
                     EncodeErrorMode::Fatal => {}
-                    EncodeErrorMode::Html => {
-                        let mut reference = [0u8; 16];
-                        let n = html_reference(code_point, &mut reference);
-                        planned.append(reference.get(..n).unwrap_or_default());
-                    }
-                    EncodeErrorMode::Replace => planned.append(b"?"),
+                    EncodeErrorMode::Html => planned.push_html_reference(code_point),
+                    EncodeErrorMode::Replace => planned.append(u64::from(b'?'), 1),
                 }
                 planned
             }
@@ -351,9 +359,8 @@ impl Encoder {
         written: &mut usize,
     ) -> Option<Option<Unmappable>> {
         let (kernel, planned) = self.plan(c);
-        let bytes = planned.bytes();
-        let end = written.checked_add(bytes.len())?;
-        write_slots(dst.get_mut(*written..end)?, bytes);
+        let end = written.checked_add(planned.len)?;
+        write_packed(dst.get_mut(*written..end)?, planned.bytes);
         *written = end;
         self.kernel = kernel;
         if planned.error.is_some() {

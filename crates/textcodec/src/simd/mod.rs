@@ -101,6 +101,89 @@ pub(crate) fn write_slots<T: Copy>(dst: &mut Slots<T>, src: &[T]) {
     unsafe { core::ptr::copy_nonoverlapping(src.as_ptr(), dst.as_mut_ptr().cast::<T>(), n) }
 }
 
+/// Writes `src` at `dst[at..at + W]` (if it fits): a store of constant size.
+#[inline(always)]
+fn write_array<const W: usize>(dst: &mut Slots<u8>, at: usize, src: &[u8; W]) {
+    if let Some(d) = dst.get_mut(at..).and_then(|d| d.first_chunk_mut::<W>()) {
+        for (d, &s) in d.iter_mut().zip(src) {
+            d.write(s);
+        }
+    }
+}
+
+/// Copies `src[at..at + W]` to `dst[at..at + W]` (if both have it).
+#[inline(always)]
+fn copy_array<const W: usize>(dst: &mut Slots<u8>, src: &[u8], at: usize) {
+    if let Some(s) = src.get(at..).and_then(|s| s.first_chunk::<W>()) {
+        write_array(dst, at, s);
+    }
+}
+
+/// Copies `src` into `dst`, which has the same length, at most 32 bytes (the end of an
+/// ASCII run, an encoder's escape): stores of constant size, the first and last `W` bytes
+/// overlapping, where [`write_slots`] of a variable length calls `memcpy`, which costs
+/// more than the copy at these lengths.
+// Bounds: `n ≤ 32` in the arms that subtract, and each `n - W ≥ 0`.
+#[allow(clippy::arithmetic_side_effects)]
+#[inline(always)]
+pub(crate) fn write_short(dst: &mut Slots<u8>, src: &[u8]) {
+    let n = src.len();
+    if n != dst.len() {
+        write_slots(dst, src);
+        return;
+    }
+    match n {
+        0 => {}
+        1..=3 => {
+            // First, middle and last byte.
+            copy_array::<1>(dst, src, 0);
+            copy_array::<1>(dst, src, n / 2);
+            copy_array::<1>(dst, src, n - 1);
+        }
+        4..=7 => {
+            copy_array::<4>(dst, src, 0);
+            copy_array::<4>(dst, src, n - 4);
+        }
+        8..=15 => {
+            copy_array::<8>(dst, src, 0);
+            copy_array::<8>(dst, src, n - 8);
+        }
+        16..=32 => {
+            copy_array::<16>(dst, src, 0);
+            copy_array::<16>(dst, src, n - 16);
+        }
+        _ => write_slots(dst, src),
+    }
+}
+
+/// Writes the first `dst.len()` (at most 16) bytes of `bytes`, packed little-endian, into
+/// `dst`: an encoder's escape or html reference, stored from the register (built in
+/// memory byte by byte and copied, it stalled on store forwarding).
+// Bounds: `n ≤ 16` in the arms that subtract; shifts are below 128.
+#[allow(clippy::arithmetic_side_effects, clippy::cast_possible_truncation)]
+#[inline(always)]
+pub(crate) fn write_packed(dst: &mut Slots<u8>, bytes: u128) {
+    let n = dst.len();
+    let at = |k: usize| bytes.checked_shr(8 * k as u32).unwrap_or(0);
+    match n {
+        0 => {}
+        1..=3 => {
+            for k in [0, n / 2, n - 1] {
+                write_array(dst, k, &[at(k) as u8]);
+            }
+        }
+        4..=7 => {
+            write_array(dst, 0, &(at(0) as u32).to_le_bytes());
+            write_array(dst, n - 4, &(at(n - 4) as u32).to_le_bytes());
+        }
+        8..=16 => {
+            write_array(dst, 0, &(at(0) as u64).to_le_bytes());
+            write_array(dst, n - 8, &(at(n - 8) as u64).to_le_bytes());
+        }
+        _ => write_array(dst, 0, &bytes.to_le_bytes()),
+    }
+}
+
 /// Whether output at `dst` starts 1–63 bytes after input at `src` modulo 4096: a forward
 /// copy then loads, right after each store, bytes whose address agrees with the stored
 /// ones in its low 12 bits (4K aliasing, see [`copy_bytes`]).
@@ -161,6 +244,28 @@ pub(crate) fn utf8_str(src: &[u8]) -> Result<&str, usize> {
 // Bounds: test code over buffers it sizes itself.
 #[allow(clippy::indexing_slicing, clippy::arithmetic_side_effects)]
 mod tests {
+    /// `write_short` and `write_packed` write exactly their bytes, at every length and
+    /// offset, and nothing around them.
+    #[test]
+    fn short_writes_touch_only_their_bytes() {
+        let src: alloc::vec::Vec<u8> = (1..=40u8).collect();
+        for len in 0..=34 {
+            for at in 0..4 {
+                let mut dst = [0xA5u8; 48];
+                super::write_short(super::slots(&mut dst[at..at + len]), &src[..len]);
+                assert_eq!(&dst[at..at + len], &src[..len], "len {len} at {at}");
+                assert!(dst[..at].iter().chain(&dst[at + len..]).all(|&b| b == 0xA5));
+                if len <= 16 {
+                    let packed = u128::from_le_bytes(src[..16].try_into().unwrap_or_default());
+                    let mut dst = [0xA5u8; 48];
+                    super::write_packed(super::slots(&mut dst[at..at + len]), packed);
+                    assert_eq!(&dst[at..at + len], &src[..len], "packed len {len} at {at}");
+                    assert!(dst[..at].iter().chain(&dst[at + len..]).all(|&b| b == 0xA5));
+                }
+            }
+        }
+    }
+
     /// `copy_bytes` copies exactly, whichever way it goes (the gap modulo 4 KiB picks it).
     #[test]
     fn copy_bytes_copies_at_every_gap() {

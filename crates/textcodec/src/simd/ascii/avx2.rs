@@ -1,4 +1,4 @@
-use crate::simd::{out_ptr, write_slots, Slots};
+use crate::simd::{out_ptr, write_short, Slots};
 use core::arch::x86_64::*;
 
 const LANES: usize = 32;
@@ -133,7 +133,7 @@ pub(crate) unsafe fn copy_ascii(src: &[u8], dst: &mut Slots<u8>) -> usize {
         };
         if mask != 0 {
             let len = mask.trailing_zeros() as usize;
-            write_slots(&mut dst[i..i + len], &src[i..i + len]);
+            write_short(&mut dst[i..i + len], &src[i..i + len]);
             return i + len;
         }
         i += LANES;
