@@ -316,10 +316,6 @@ impl EncodeTable {
 /// The decode indexes as flat arrays (pointer → code point, 0 = none): the generated
 /// statics, or in the `compact` build their expansions (`compact.rs`).
 mod decode {
-    #[cfg(feature = "compact")]
-    use super::compact as source;
-    #[cfg(not(feature = "compact"))]
-    use super::generated as source;
     use super::generated::{big5, euc_kr, gb18030, jis0208, jis0212};
 
     macro_rules! flat {
@@ -328,11 +324,16 @@ mod decode {
             pub(crate) fn $name() -> &'static [u16; $module::$table.len()] {
                 #[cfg(not(feature = "compact"))]
                 {
-                    &source::$module::$table
+                    &$module::$table
                 }
+                // Packed at compile time from the generated array, which is not linked.
                 #[cfg(feature = "compact")]
                 {
-                    source::$table.get()
+                    use super::compact::{pack, pack_into, PackedIndex};
+                    const LEN: usize = pack_into(&$module::$table, &mut []);
+                    static PACKED: [u8; LEN] = pack::<LEN>(&$module::$table);
+                    static INDEX: PackedIndex<{ $module::$table.len() }> = PackedIndex::new(&PACKED);
+                    INDEX.get()
                 }
             }
         )*};
