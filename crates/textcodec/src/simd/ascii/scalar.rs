@@ -1,4 +1,4 @@
-use crate::simd::{write_slots, Slots};
+use crate::simd::{write_short, Slots};
 
 const WORD: usize = core::mem::size_of::<usize>();
 const HIGH_BITS: usize = usize::from_ne_bytes([0x80; WORD]);
@@ -29,7 +29,9 @@ pub(crate) fn ascii_prefix_len(src: &[u8]) -> usize {
 pub(crate) fn copy_ascii(src: &[u8], dst: &mut Slots<u8>) -> usize {
     let n = src.len().min(dst.len());
     let len = ascii_prefix_len(&src[..n]);
-    write_slots(&mut dst[..len], &src[..len]);
+    // Short runs (the vector kernels' tails, text with short ASCII runs) without a
+    // `memcpy` call.
+    write_short(&mut dst[..len], &src[..len]);
     len
 }
 
