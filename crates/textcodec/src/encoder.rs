@@ -164,15 +164,13 @@ struct Planned {
 impl Planned {
     /// The first `n` (at most 8) bytes of `b`, little-endian (an [`Encoded::Bytes`]).
     fn bytes_of(b: u64, n: u8) -> Planned {
-        let len = usize::from(n).min(8);
-        let mask = u64::MAX
-            .checked_shr(64u32.saturating_sub(8 * u32::from(n)))
-            .unwrap_or(0);
-        Planned {
-            bytes: u128::from(b & mask),
-            len,
+        let mut planned = Planned {
+            bytes: 0,
+            len: 0,
             error: None,
-        }
+        };
+        planned.append(b, usize::from(n).min(8));
+        planned
     }
 
     /// Nothing yet, to report `error`.

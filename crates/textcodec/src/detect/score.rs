@@ -81,38 +81,10 @@ const fn script_model(encoding: crate::Encoding) -> &'static ScriptModel {
 
 /// The *index single-byte* the decoders use.
 const fn decode_table(encoding: crate::Encoding) -> &'static crate::index::SingleByteIndex {
-    use crate::index::single_byte as t;
-    use crate::Encoding::*;
-    match encoding {
-        Ibm866 => &t::IBM866,
-        Iso8859_2 => &t::ISO_8859_2,
-        Iso8859_3 => &t::ISO_8859_3,
-        Iso8859_4 => &t::ISO_8859_4,
-        Iso8859_5 => &t::ISO_8859_5,
-        Iso8859_6 => &t::ISO_8859_6,
-        Iso8859_7 => &t::ISO_8859_7,
-        Iso8859_8 | Iso8859_8I => &t::ISO_8859_8,
-        Iso8859_10 => &t::ISO_8859_10,
-        Iso8859_13 => &t::ISO_8859_13,
-        Iso8859_14 => &t::ISO_8859_14,
-        Iso8859_15 => &t::ISO_8859_15,
-        Iso8859_16 => &t::ISO_8859_16,
-        Koi8R => &t::KOI8_R,
-        Koi8U => &t::KOI8_U,
-        Macintosh => &t::MACINTOSH,
-        Windows874 => &t::WINDOWS_874,
-        Windows1250 => &t::WINDOWS_1250,
-        Windows1251 => &t::WINDOWS_1251,
-        Windows1252 => &t::WINDOWS_1252,
-        Windows1253 => &t::WINDOWS_1253,
-        Windows1254 => &t::WINDOWS_1254,
-        Windows1255 => &t::WINDOWS_1255,
-        Windows1256 => &t::WINDOWS_1256,
-        Windows1257 => &t::WINDOWS_1257,
-        Windows1258 => &t::WINDOWS_1258,
-        XMacCyrillic => &t::X_MAC_CYRILLIC,
+    match encoding.single_byte_index() {
+        Some(index) => index,
         // Not single-byte (never reached: only `SINGLE` is built).
-        _ => &t::WINDOWS_1252,
+        None => &crate::index::single_byte::WINDOWS_1252,
     }
 }
 

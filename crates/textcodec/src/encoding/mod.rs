@@ -174,7 +174,7 @@ impl Encoding {
     }
 
     /// The *index single-byte* of a single-byte encoding.
-    pub(crate) fn single_byte_index(self) -> Option<&'static SingleByteIndex> {
+    pub(crate) const fn single_byte_index(self) -> Option<&'static SingleByteIndex> {
         use Encoding::*;
         Some(match self {
             Ibm866 => &single_byte::IBM866,
