@@ -48,7 +48,8 @@ pub(crate) fn bench_io(cases: &[Case], timing: Timing, out: &mut String) {
         "MB/s of input, inputs repeated to ≥ {} MiB, read from memory. \"one-shot\": \
          `decode_to_string` / `encode_from_utf8_to_vec` of the whole input into a cleared, \
          reused `String`/`Vec` (transcode: both in turn). Adapters: `io::DecodeReader::\
-         read_to_string`, `io::DecodeReader` read in 8 KiB pieces (`read`), \
+         read_to_string`, `io::DecodeReader` read in 8 KiB pieces (`read`), the same two \
+         through `io::DecodeBufReader` (the slice as its `BufRead`), \
          `io::EncodeWriter::write_all` in 64 KiB pieces + `finish`, \
          `io::TranscodeReader::read_to_end`, and the `tokio` twins (`read_to_string`, \
          `write_all` + `shutdown`) on a current-thread runtime. Ratio < 0.90 in bold.\n",
@@ -76,6 +77,7 @@ pub(crate) fn bench_io(cases: &[Case], timing: Timing, out: &mut String) {
         let mut s1 = String::new();
         let mut s2 = String::new();
         let mut s3 = String::new();
+        let mut s4 = String::new();
         let mut peers = [
             Peer::new("DecodeReader::read_to_string", move || {
                 s1.clear();
@@ -95,13 +97,21 @@ pub(crate) fn bench_io(cases: &[Case], timing: Timing, out: &mut String) {
                 rt.block_on(r.read_to_string(&mut s3)).expect("read");
                 s3.len()
             }),
+            Peer::new("DecodeBufReader::read_to_string", move || {
+                s4.clear();
+                let mut r = textcodec::io::DecodeBufReader::new(black_box(src), decoder(e));
+                r.read_to_string(&mut s4).expect("read");
+                s4.len()
+            }),
         ];
         let r = measure(&mut peers, src.len(), timing);
         row(out, "decode, read_to_string", e, input, &r[..2]);
+        row(out, "decode, DecodeBufReader read_to_string", e, input, &[r[3], r[1]]);
         row(out, "decode, tokio read_to_string", e, input, &[r[2], r[1]]);
         drop(peers);
 
         let mut piece = vec![0u8; 8192];
+        let mut piece2 = vec![0u8; 8192];
         let mut s2 = String::new();
         let mut peers = [
             Peer::new("DecodeReader::read", move || {
@@ -120,9 +130,21 @@ pub(crate) fn bench_io(cases: &[Case], timing: Timing, out: &mut String) {
                 let _ = decoder(e).decode_to_string(black_box(src), &mut s2, true);
                 s2.len()
             }),
+            Peer::new("DecodeBufReader::read", move || {
+                let mut r = textcodec::io::DecodeBufReader::new(black_box(src), decoder(e));
+                let mut total = 0;
+                loop {
+                    let n = r.read(&mut piece2).expect("read");
+                    if n == 0 {
+                        break total;
+                    }
+                    total += n;
+                }
+            }),
         ];
         let r = measure(&mut peers, src.len(), timing);
-        row(out, "decode, read 8 KiB", e, input, &r);
+        row(out, "decode, read 8 KiB", e, input, &r[..2]);
+        row(out, "decode, DecodeBufReader read 8 KiB", e, input, &[r[2], r[1]]);
         drop(peers);
 
         // Encoding (from the text, into the source encoding), when it has an encoder.

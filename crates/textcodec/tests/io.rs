@@ -6,7 +6,7 @@
 use std::io::{self, BufRead, Read, Write};
 
 use proptest::prelude::*;
-use textcodec::io::{DecodeReader, EncodeError, EncodeWriter, TranscodeReader};
+use textcodec::io::{DecodeBufReader, DecodeReader, EncodeError, EncodeWriter, TranscodeReader};
 use textcodec::{
     DecodeErrorMode, Decoder, DecoderOptions, EncodeErrorMode, Encoder, Encoding, MalformedSequence,
 };
@@ -128,6 +128,118 @@ fn read_to_string_and_read_to_end_on_multi_kb_inputs_of_every_encoding() {
             assert_eq!(got, want.as_bytes(), "{e:?} reads of {size}");
         }
     }
+}
+
+/// `DecodeBufReader` decodes in the inner reader's buffer: over a slice (one buffer, the
+/// whole input) and over a `BufReader` whose buffer ends anywhere (inside characters too),
+/// every encoding gives the one-shot text through `read_to_string`, `read_to_end`, reads
+/// of every size and `lines()`.
+#[test]
+fn decode_buf_reader_matches_one_shot_for_every_encoding() {
+    let text = sample_text(8 * 1024);
+    for &e in Encoding::all() {
+        let bytes = bytes_for(&text, e);
+        let want = one_shot_decode(&bytes, &|| Decoder::new(e));
+        let mut s = String::new();
+        DecodeBufReader::new(&bytes[..], Decoder::new(e))
+            .read_to_string(&mut s)
+            .unwrap();
+        assert_eq!(s, want, "{e:?} read_to_string over a slice");
+        for capacity in [1, 3, 64, 8192] {
+            let inner =
+                io::BufReader::with_capacity(capacity, Chunked::new(&bytes, &[7, 1, 300], true));
+            let mut s = String::from("kept: ");
+            let mut reader = DecodeBufReader::new(inner, Decoder::new(e));
+            // Interrupted is retried inside; WouldBlock returns with the text so far kept.
+            while let Err(err) = reader.read_to_string(&mut s) {
+                assert_eq!(err.kind(), io::ErrorKind::WouldBlock);
+            }
+            assert_eq!(
+                s.strip_prefix("kept: "),
+                Some(&*want),
+                "{e:?} read_to_string, capacity {capacity}"
+            );
+            let inner = io::BufReader::with_capacity(capacity, Chunked::new(&bytes, &[5], false));
+            let mut v = Vec::new();
+            DecodeBufReader::new(inner, Decoder::new(e))
+                .read_to_end(&mut v)
+                .unwrap();
+            assert_eq!(v, want.as_bytes(), "{e:?} read_to_end, capacity {capacity}");
+        }
+        for size in 1..=8 {
+            let inner = io::BufReader::with_capacity(size + 2, &bytes[..]);
+            let mut reader = DecodeBufReader::new(inner, Decoder::new(e));
+            let (got, err) = read_all(&mut reader, &[size]);
+            assert!(err.is_none());
+            assert_eq!(got, want.as_bytes(), "{e:?} reads of {size}");
+        }
+        let inner = io::BufReader::with_capacity(5, &bytes[..]);
+        let lines: Vec<String> = DecodeBufReader::new(inner, Decoder::new(e))
+            .lines()
+            .collect::<Result<_, _>>()
+            .unwrap();
+        assert_eq!(lines, want.lines().collect::<Vec<_>>(), "{e:?} lines()");
+    }
+}
+
+/// Fatal errors, the BOM's encoding, the inner reader's errors and what is left in it.
+#[test]
+fn decode_buf_reader_errors_bom_and_inner_reader() {
+    let bytes = b"ab\x82\x22cd\xFF";
+    for size in [1, 2, 3, 64] {
+        let inner = io::BufReader::with_capacity(size, &bytes[..]);
+        let mut reader = DecodeBufReader::new(inner, fatal(Encoding::ShiftJis));
+        let mut got = Vec::new();
+        let mut errors = Vec::new();
+        loop {
+            let mut buf = vec![0; size];
+            match reader.read(&mut buf) {
+                Ok(0) => break,
+                Ok(n) => got.extend_from_slice(&buf[..n]),
+                Err(e) => {
+                    assert_eq!(e.kind(), io::ErrorKind::InvalidData);
+                    let m = e.get_ref().unwrap().downcast_ref::<MalformedSequence>();
+                    errors.push((got.len(), m.unwrap().offset()));
+                }
+            }
+        }
+        assert_eq!(got, b"ab\"cd", "reads of {size}");
+        assert_eq!(errors, [(2, 2), (5, 6)], "reads of {size}");
+    }
+    let mut reader = DecodeBufReader::new(&bytes[..], fatal(Encoding::ShiftJis));
+    let mut s = String::new();
+    assert!(reader.read_to_string(&mut s).is_err());
+    assert_eq!(s, "ab");
+
+    let mut reader = DecodeBufReader::new(&b"\xFF\xFEa\0"[..], Decoder::new(Encoding::Windows1252));
+    let mut s = String::new();
+    reader.read_to_string(&mut s).unwrap();
+    assert_eq!((s.as_str(), reader.encoding()), ("a", Encoding::Utf16Le));
+
+    struct Failing(usize);
+    impl Read for Failing {
+        fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+            if self.0 == 0 {
+                return Err(io::Error::other("disk on fire"));
+            }
+            self.0 -= 1;
+            buf[0] = b'a';
+            Ok(1)
+        }
+    }
+    let inner = io::BufReader::new(Failing(3));
+    let mut reader = DecodeBufReader::new(inner, Decoder::new(Encoding::Utf8));
+    let mut s = String::new();
+    let err = reader.read_to_string(&mut s).unwrap_err();
+    assert_eq!(err.to_string(), "disk on fire");
+    assert_eq!(s, "aaa");
+
+    // Only what was decoded is consumed from the inner reader.
+    let mut reader = DecodeBufReader::new(&b"abcdef"[..], Decoder::new(Encoding::Utf8));
+    let mut two = [0u8; 2];
+    assert_eq!(reader.read(&mut two).unwrap(), 2);
+    assert_eq!(reader.get_ref(), b"cdef");
+    assert_eq!(reader.into_inner(), b"cdef");
 }
 
 #[test]
@@ -599,6 +711,7 @@ proptest! {
         read_sizes in proptest::collection::vec(1..40usize, 1..8),
         capacity in 1..64usize,
         is_fatal in any::<bool>(),
+        borrowed in any::<bool>(),
     ) {
         let e = Encoding::all()[e];
         let mut bytes = bytes_for(SAMPLE, e);
@@ -621,7 +734,12 @@ proptest! {
             }
         }
         let inner = Chunked::new(&bytes, &inner_sizes, true);
-        let mut reader = DecodeReader::with_capacity(capacity, inner, make());
+        // The own-buffer reader, or the one decoding in a `BufReader`'s buffer.
+        let mut reader: Box<dyn Read> = if borrowed {
+            Box::new(DecodeBufReader::new(io::BufReader::with_capacity(capacity, inner), make()))
+        } else {
+            Box::new(DecodeReader::with_capacity(capacity, inner, make()))
+        };
         let mut got = Vec::new();
         let mut got_errors = 0;
         loop {

@@ -45,13 +45,19 @@ enum Decoded {
     NeedInput,
 }
 
-/// The input side: the decoder, the bytes read from the inner reader and not yet decoded,
-/// and an error found after text that was handed out first.
+/// Where a decoding reader's bytes wait to be decoded.
+pub(crate) trait Input {
+    /// The bytes read and not yet decoded, and whether the stream ends after them; `None`
+    /// when they are used up and the adapter must read more first ([`Step::NeedInput`]).
+    fn pending(&mut self) -> io::Result<Option<(&[u8], bool)>>;
+    /// Marks the first `n` pending bytes decoded.
+    fn consume(&mut self, n: usize);
+}
+
+/// The adapter's own input buffer, which it fills from an inner `Read` (or `AsyncRead`)
+/// ([`DecodeCore::input_space`], [`DecodeCore::input_filled`]).
 #[derive(Debug)]
-pub(crate) struct Source {
-    decoder: Decoder,
-    /// The decoder's encoding before end-of-queue reset it (a BOM's, when one was found).
-    encoding: Encoding,
+pub(crate) struct Buffer {
     input: Box<[u8]>,
     /// `start <= end <= input.len()`: `end` is checked in `input_filled`, `start` advances by
     /// what the decoder read from `input[start..end]`.
@@ -59,13 +65,52 @@ pub(crate) struct Source {
     end: usize,
     /// The inner reader reported the end of its stream.
     eof: bool,
+}
+
+impl Input for Buffer {
+    fn pending(&mut self) -> io::Result<Option<(&[u8], bool)>> {
+        if self.start == self.end && !self.eof {
+            return Ok(None);
+        }
+        let pending = self.input.get(self.start..self.end).unwrap_or_default();
+        Ok(Some((pending, self.eof)))
+    }
+
+    fn consume(&mut self, n: usize) {
+        self.start = self.start.saturating_add(n).min(self.end);
+    }
+}
+
+/// An inner `BufRead`'s own buffer: decoded where it lies, without a copy.
+#[derive(Debug)]
+pub(crate) struct Borrowed<R>(R);
+
+impl<R: BufRead> Input for Borrowed<R> {
+    fn pending(&mut self) -> io::Result<Option<(&[u8], bool)>> {
+        let pending = self.0.fill_buf()?;
+        Ok(Some((pending, pending.is_empty())))
+    }
+
+    fn consume(&mut self, n: usize) {
+        self.0.consume(n);
+    }
+}
+
+/// The input side: the decoder, the bytes read from the inner reader and not yet decoded,
+/// and an error found after text that was handed out first.
+#[derive(Debug)]
+pub(crate) struct Source<I> {
+    decoder: Decoder,
+    /// The decoder's encoding before end-of-queue reset it (a BOM's, when one was found).
+    encoding: Encoding,
+    input: I,
     /// The decoder has processed end-of-queue: reads return 0 from now on.
     done: bool,
     /// A fatal-mode error to report on the next call (text before it went out first).
     error: Option<MalformedSequence>,
 }
 
-impl Source {
+impl<I: Input> Source<I> {
     /// Runs `decode(decoder, pending input, last)` until it writes something, needs input,
     /// or the stream ends. `decode` must report what it read from the slice it was given.
     fn decode_with(
@@ -79,18 +124,18 @@ impl Source {
             if self.done {
                 return Ok(Decoded::End);
             }
-            if self.start == self.end && !self.eof {
+            let Some((pending, eof)) = self.input.pending()? else {
                 return Ok(Decoded::NeedInput);
-            }
-            let pending = self.input.get(self.start..self.end).unwrap_or_default();
+            };
             // End-of-queue is given on its own, after the last input, so that the encoding
             // in use (a BOM's) is known before the decoder resets for a new stream.
-            let last = self.eof && pending.is_empty();
+            let last = eof && pending.is_empty();
             let r = decode(&mut self.decoder, pending, last);
+            let read = r.read.min(pending.len());
             if !last {
                 self.encoding = self.decoder.encoding();
             }
-            self.start = self.start.saturating_add(r.read).min(self.end);
+            self.input.consume(read);
             match r.status {
                 DecodeStatus::Malformed(m) if r.written > 0 => {
                     // The text before the error goes out first; the error on the next call.
@@ -115,8 +160,8 @@ fn malformed(m: MalformedSequence) -> io::Error {
 /// The buffering state of a decoding reader, without the reader: the sync and async
 /// adapters differ only in how they fill the input buffer.
 #[derive(Debug)]
-pub(crate) struct DecodeCore {
-    source: Source,
+pub(crate) struct DecodeCore<I = Buffer> {
+    source: Source<I>,
     /// Decoded text not yet handed out (`BufRead`, and reads smaller than a character).
     /// Allocated on first use. `text_start <= text_end <= text.len()`.
     text: Vec<u8>,
@@ -125,24 +170,75 @@ pub(crate) struct DecodeCore {
     text_capacity: usize,
 }
 
-impl DecodeCore {
+impl DecodeCore<Buffer> {
+    /// A core with its own input buffer of `capacity` bytes (at least 1).
     pub(crate) fn new(capacity: usize, decoder: Decoder) -> DecodeCore {
         let capacity = capacity.max(1);
+        let input = Buffer {
+            input: vec![0; capacity].into_boxed_slice(),
+            start: 0,
+            end: 0,
+            eof: false,
+        };
+        DecodeCore::with_input(input, capacity, decoder)
+    }
+
+    /// The most text one read can produce from a full input buffer (plus slack for
+    /// pending bytes): the size worth offering to a read.
+    #[cfg(feature = "tokio")]
+    pub(crate) fn max_read(&self) -> usize {
+        self.source
+            .input
+            .input
+            .len()
+            .saturating_mul(3)
+            .saturating_add(64)
+    }
+
+    /// The empty input buffer, to fill from the inner reader (call after
+    /// [`Step::NeedInput`]).
+    pub(crate) fn input_space(&mut self) -> &mut [u8] {
+        let buffer = &mut self.source.input;
+        buffer.start = 0;
+        buffer.end = 0;
+        &mut buffer.input
+    }
+
+    /// Records that the inner reader put `n` bytes in [`DecodeCore::input_space`] (0: the
+    /// end of the stream).
+    pub(crate) fn input_filled(&mut self, n: usize) -> io::Result<()> {
+        let buffer = &mut self.source.input;
+        // `Read::read` promises n <= buf.len(), but a buggy or hostile reader must not make
+        // us slice past the buffer (std's own readers check too).
+        if n > buffer.input.len() {
+            return Err(io::Error::new(
+                io::ErrorKind::InvalidData,
+                "the inner reader returned more bytes than the buffer holds",
+            ));
+        }
+        buffer.start = 0;
+        buffer.end = n;
+        buffer.eof = n == 0;
+        Ok(())
+    }
+}
+
+impl<I: Input> DecodeCore<I> {
+    /// A core over `input`, with a text buffer (when one is needed) of about
+    /// `text_capacity` bytes.
+    fn with_input(input: I, text_capacity: usize, decoder: Decoder) -> DecodeCore<I> {
         DecodeCore {
             source: Source {
                 encoding: decoder.encoding(),
                 decoder,
-                input: vec![0; capacity].into_boxed_slice(),
-                start: 0,
-                end: 0,
-                eof: false,
+                input,
                 done: false,
                 error: None,
             },
             text: Vec::new(),
             text_start: 0,
             text_end: 0,
-            text_capacity: capacity.clamp(MIN_TEXT, 64 * 1024),
+            text_capacity: text_capacity.clamp(MIN_TEXT, 64 * 1024),
         }
     }
 
@@ -150,40 +246,8 @@ impl DecodeCore {
         &self.source.decoder
     }
 
-    /// The most text one read can produce from a full input buffer (plus slack for
-    /// pending bytes): the size worth offering to a read.
-    #[cfg(feature = "tokio")]
-    pub(crate) fn max_read(&self) -> usize {
-        self.source.input.len().saturating_mul(3).saturating_add(64)
-    }
-
     pub(crate) fn encoding(&self) -> Encoding {
         self.source.encoding
-    }
-
-    /// The empty input buffer, to fill from the inner reader (call after
-    /// [`Step::NeedInput`]).
-    pub(crate) fn input_space(&mut self) -> &mut [u8] {
-        self.source.start = 0;
-        self.source.end = 0;
-        &mut self.source.input
-    }
-
-    /// Records that the inner reader put `n` bytes in [`DecodeCore::input_space`] (0: the
-    /// end of the stream).
-    pub(crate) fn input_filled(&mut self, n: usize) -> io::Result<()> {
-        // `Read::read` promises n <= buf.len(), but a buggy or hostile reader must not make
-        // us slice past the buffer (std's own readers check too).
-        if n > self.source.input.len() {
-            return Err(io::Error::new(
-                io::ErrorKind::InvalidData,
-                "the inner reader returned more bytes than the buffer holds",
-            ));
-        }
-        self.source.start = 0;
-        self.source.end = n;
-        self.source.eof = n == 0;
-        Ok(())
     }
 
     /// Decodes into `dst` (not empty): buffered text first, then straight from the input;
@@ -272,14 +336,17 @@ impl DecodeCore {
     pub(crate) fn read_to_string(
         &mut self,
         dst: &mut String,
-        mut fill: impl FnMut(&mut DecodeCore) -> io::Result<()>,
+        mut fill: impl FnMut(&mut DecodeCore<I>) -> io::Result<()>,
     ) -> io::Result<usize> {
         let before = dst.len();
         self.take_buffered_text(dst)?;
         loop {
-            match self.append_to_string(dst)? {
-                Step::End => return Ok(dst.len().saturating_sub(before)),
-                _ => match fill(self) {
+            match self.append_to_string(dst) {
+                Ok(Step::End) => return Ok(dst.len().saturating_sub(before)),
+                // An inner `BufRead` interrupted while filling its buffer: retried too.
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+                Err(e) => return Err(e),
+                Ok(_) => match fill(self) {
                     // As `Read::read_to_end` promises: an interrupted read is retried.
                     Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
                     other => other?,
@@ -443,32 +510,45 @@ impl<R: Read> Read for DecodeReader<R> {
     /// Decodes straight into `buf` when what it holds is UTF-8 (as when it is empty). On
     /// an error, the text decoded before it stays appended.
     fn read_to_end(&mut self, buf: &mut Vec<u8>) -> io::Result<usize> {
-        // Bytes of a character split by an earlier tiny read go first, as they are.
-        let head = self.core.buffered_text();
-        let mut head_len = 0;
-        if core::str::from_utf8(head).is_err() {
-            buf.extend_from_slice(head);
-            head_len = head.len();
-            self.core.consume_text(head_len);
-        }
-        let before = buf.len();
-        let done = match String::from_utf8(core::mem::take(buf)) {
-            // The decoder's `String` path: no scratch copy, no zero-filling.
-            Ok(mut text) => {
-                let r = self.read_to_string(&mut text);
-                *buf = text.into_bytes();
-                r
-            }
-            Err(e) => {
-                *buf = e.into_bytes();
-                let mut text = String::new();
-                let r = self.read_to_string(&mut text);
-                buf.extend_from_slice(text.as_bytes());
-                r
-            }
-        };
-        done.map(|_| buf.len().saturating_sub(before).saturating_add(head_len))
+        let inner = &mut self.inner;
+        read_to_end_as_text(&mut self.core, buf, |core, text| {
+            core.read_to_string(text, |core| Self::fill_input(inner, core))
+        })
     }
+}
+
+/// `Read::read_to_end` through `read_to_string` (the decoder's `String` path: no scratch
+/// copy, no zero-filling) when `buf` holds UTF-8, as when it is empty; otherwise the text
+/// is appended after it. Returns the bytes appended.
+fn read_to_end_as_text<I: Input>(
+    core: &mut DecodeCore<I>,
+    buf: &mut Vec<u8>,
+    mut read_to_string: impl FnMut(&mut DecodeCore<I>, &mut String) -> io::Result<usize>,
+) -> io::Result<usize> {
+    // Bytes of a character split by an earlier tiny read go first, as they are.
+    let head = core.buffered_text();
+    let mut head_len = 0;
+    if core::str::from_utf8(head).is_err() {
+        buf.extend_from_slice(head);
+        head_len = head.len();
+        core.consume_text(head_len);
+    }
+    let before = buf.len();
+    let done = match String::from_utf8(core::mem::take(buf)) {
+        Ok(mut text) => {
+            let r = read_to_string(core, &mut text);
+            *buf = text.into_bytes();
+            r
+        }
+        Err(e) => {
+            *buf = e.into_bytes();
+            let mut text = String::new();
+            let r = read_to_string(core, &mut text);
+            buf.extend_from_slice(text.as_bytes());
+            r
+        }
+    };
+    done.map(|_| buf.len().saturating_sub(before).saturating_add(head_len))
 }
 
 impl<R: Read> BufRead for DecodeReader<R> {
@@ -478,6 +558,117 @@ impl<R: Read> BufRead for DecodeReader<R> {
                 Step::Ready(_) | Step::End => break,
                 Step::NeedInput => Self::fill_input(&mut self.inner, &mut self.core)?,
             }
+        }
+        Ok(self.core.buffered_text())
+    }
+
+    fn consume(&mut self, amt: usize) {
+        self.core.consume_text(amt);
+    }
+}
+
+/// [`DecodeReader`] over a [`BufRead`]: decodes the bytes where the inner reader buffers
+/// them, without copying them into a buffer of its own first. Over an in-memory slice
+/// (`&[u8]`, `io::Cursor`) that makes it as fast as the one-shot [`Decoder`] calls; over
+/// `BufReader<File>` or a decompressor's `BufRead` it saves a copy of every byte. Otherwise
+/// it behaves as `DecodeReader` does: reads of any size, `BufRead`, `read_to_string`
+/// straight into the caller's `String`, fatal-mode [`io::ErrorKind::InvalidData`] errors
+/// with the [`MalformedSequence`], the inner reader's errors returned as they are.
+///
+/// Memory: none for input; a text buffer (16 KiB) once `BufRead` or a read shorter than a
+/// character is used.
+///
+/// ```
+/// use std::io::Read;
+/// use textcodec::{io::DecodeBufReader, Decoder, Encoding};
+///
+/// let euc_kr: &[u8] = b"\xc7\xd1\xb1\xb9\xbe\xee \xc5\xd8\xbd\xba\xc6\xae";
+/// let mut reader = DecodeBufReader::new(euc_kr, Decoder::new(Encoding::EucKr));
+/// let mut text = String::new();
+/// reader.read_to_string(&mut text)?;
+/// assert_eq!(text, "한국어 텍스트");
+/// # Ok::<(), std::io::Error>(())
+/// ```
+#[derive(Debug)]
+pub struct DecodeBufReader<R> {
+    core: DecodeCore<Borrowed<R>>,
+}
+
+impl<R: BufRead> DecodeBufReader<R> {
+    /// Wraps `inner`.
+    pub fn new(inner: R, decoder: Decoder) -> Self {
+        DecodeBufReader {
+            core: DecodeCore::with_input(Borrowed(inner), DEFAULT_CAPACITY, decoder),
+        }
+    }
+
+    /// The decoder (e.g. for [`Decoder::replacements`]). At the end of the stream it is
+    /// reset for a new one; [`DecodeBufReader::encoding`] keeps the encoding used.
+    pub fn decoder(&self) -> &Decoder {
+        self.core.decoder()
+    }
+
+    /// The encoding being decoded: the decoder's, or the one a byte order mark selected
+    /// (known once the first bytes are read; kept after the end of the stream).
+    pub fn encoding(&self) -> Encoding {
+        self.core.encoding()
+    }
+
+    /// The inner reader.
+    pub fn get_ref(&self) -> &R {
+        &self.core.source.input.0
+    }
+
+    /// The inner reader. Reading from it directly skips bytes this reader has not decoded.
+    pub fn get_mut(&mut self) -> &mut R {
+        &mut self.core.source.input.0
+    }
+
+    /// Unwraps the inner reader. Bytes this reader has decoded are consumed from it;
+    /// those of a character not yet complete are held by the decoder and lost.
+    pub fn into_inner(self) -> R {
+        self.core.source.input.0
+    }
+}
+
+/// The inner `BufRead` is asked for more whenever its buffer is used up, so the core never
+/// waits for a fill from outside; were it to, this reports an error rather than spin.
+fn no_fill<I>(_: &mut DecodeCore<I>) -> io::Result<()> {
+    Err(io::Error::other(
+        "DecodeBufReader: input requested from outside",
+    ))
+}
+
+impl<R: BufRead> Read for DecodeBufReader<R> {
+    fn read(&mut self, out: &mut [u8]) -> io::Result<usize> {
+        if out.is_empty() {
+            return Ok(0);
+        }
+        match self.core.read_into(out)? {
+            Step::Ready(n) => Ok(n),
+            Step::End => Ok(0),
+            Step::NeedInput => no_fill(&mut self.core).map(|()| 0),
+        }
+    }
+
+    /// Decodes straight into `buf`. On an error, the text decoded before it stays appended.
+    fn read_to_string(&mut self, buf: &mut String) -> io::Result<usize> {
+        self.core.read_to_string(buf, no_fill)
+    }
+
+    /// Decodes straight into `buf` when what it holds is UTF-8 (as when it is empty). On
+    /// an error, the text decoded before it stays appended.
+    fn read_to_end(&mut self, buf: &mut Vec<u8>) -> io::Result<usize> {
+        read_to_end_as_text(&mut self.core, buf, |core, text| {
+            core.read_to_string(text, no_fill)
+        })
+    }
+}
+
+impl<R: BufRead> BufRead for DecodeBufReader<R> {
+    fn fill_buf(&mut self) -> io::Result<&[u8]> {
+        if let Step::NeedInput = self.core.fill_text()? {
+            no_fill(&mut self.core)?;
         }
         Ok(self.core.buffered_text())
     }

@@ -4,6 +4,7 @@
 //! | adapter | reads / writes | traits |
 //! | --- | --- | --- |
 //! | [`DecodeReader`] | bytes in an encoding → UTF-8 | [`Read`](std::io::Read), [`BufRead`](std::io::BufRead) |
+//! | [`DecodeBufReader`] | the same from a `BufRead`, decoded in the inner reader's buffer (no copy) | [`Read`](std::io::Read), [`BufRead`](std::io::BufRead) |
 //! | [`EncodeWriter`] | UTF-8 (bytes or `str`) → bytes in an encoding | [`Write`](std::io::Write), [`fmt::Write`](core::fmt::Write) |
 //! | [`TranscodeReader`] | bytes in one encoding → bytes in another | [`Read`](std::io::Read) |
 //!
@@ -25,6 +26,6 @@ pub(crate) mod encode;
 pub(crate) mod poll;
 mod transcode;
 
-pub use decode::DecodeReader;
+pub use decode::{DecodeBufReader, DecodeReader};
 pub use encode::{EncodeError, EncodeWriter};
 pub use transcode::TranscodeReader;
