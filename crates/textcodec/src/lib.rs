@@ -36,7 +36,7 @@
 //!
 //! | what | where | feature |
 //! | --- | --- | --- |
-//! | `Read` + `BufRead` decoding, `Write` + `fmt::Write` encoding, `Read` transcoding | [`io::DecodeReader`], [`io::EncodeWriter`], [`io::TranscodeReader`] | `std` (default) |
+//! | `Read` + `BufRead` decoding, `Write` + `fmt::Write` encoding, `Read` transcoding | [`io::DecodeReader`] ([`io::DecodeBufReader`] over a `BufRead`, without its copy), [`io::EncodeWriter`], [`io::TranscodeReader`] | `std` (default) |
 //! | tokio `AsyncRead`/`AsyncBufRead`, `AsyncWrite`, `tokio_util` codec | `tokio::{DecodeReader, EncodeWriter, TextCodec}` | `tokio` |
 //! | futures-io `AsyncRead`/`AsyncBufRead`, `AsyncWrite` | `futures::{DecodeReader, EncodeWriter}` | `futures` |
 //! | `Encoding` as its name, from any label | `impl Serialize, Deserialize for Encoding` | `serde` |
