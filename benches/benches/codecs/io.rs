@@ -106,7 +106,13 @@ pub(crate) fn bench_io(cases: &[Case], timing: Timing, out: &mut String) {
         ];
         let r = measure(&mut peers, src.len(), timing);
         row(out, "decode, read_to_string", e, input, &r[..2]);
-        row(out, "decode, DecodeBufReader read_to_string", e, input, &[r[3], r[1]]);
+        row(
+            out,
+            "decode, DecodeBufReader read_to_string",
+            e,
+            input,
+            &[r[3], r[1]],
+        );
         row(out, "decode, tokio read_to_string", e, input, &[r[2], r[1]]);
         drop(peers);
 
@@ -144,7 +150,13 @@ pub(crate) fn bench_io(cases: &[Case], timing: Timing, out: &mut String) {
         ];
         let r = measure(&mut peers, src.len(), timing);
         row(out, "decode, read 8 KiB", e, input, &r[..2]);
-        row(out, "decode, DecodeBufReader read 8 KiB", e, input, &[r[2], r[1]]);
+        row(
+            out,
+            "decode, DecodeBufReader read 8 KiB",
+            e,
+            input,
+            &[r[2], r[1]],
+        );
         drop(peers);
 
         // Encoding (from the text, into the source encoding), when it has an encoder.

@@ -189,20 +189,7 @@ fn decode_buf_reader_errors_bom_and_inner_reader() {
     for size in [1, 2, 3, 64] {
         let inner = io::BufReader::with_capacity(size, &bytes[..]);
         let mut reader = DecodeBufReader::new(inner, fatal(Encoding::ShiftJis));
-        let mut got = Vec::new();
-        let mut errors = Vec::new();
-        loop {
-            let mut buf = vec![0; size];
-            match reader.read(&mut buf) {
-                Ok(0) => break,
-                Ok(n) => got.extend_from_slice(&buf[..n]),
-                Err(e) => {
-                    assert_eq!(e.kind(), io::ErrorKind::InvalidData);
-                    let m = e.get_ref().unwrap().downcast_ref::<MalformedSequence>();
-                    errors.push((got.len(), m.unwrap().offset()));
-                }
-            }
-        }
+        let (got, errors) = read_past_errors(&mut reader, size);
         assert_eq!(got, b"ab\"cd", "reads of {size}");
         assert_eq!(errors, [(2, 2), (5, 6)], "reads of {size}");
     }
@@ -216,17 +203,6 @@ fn decode_buf_reader_errors_bom_and_inner_reader() {
     reader.read_to_string(&mut s).unwrap();
     assert_eq!((s.as_str(), reader.encoding()), ("a", Encoding::Utf16Le));
 
-    struct Failing(usize);
-    impl Read for Failing {
-        fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
-            if self.0 == 0 {
-                return Err(io::Error::other("disk on fire"));
-            }
-            self.0 -= 1;
-            buf[0] = b'a';
-            Ok(1)
-        }
-    }
     let inner = io::BufReader::new(Failing(3));
     let mut reader = DecodeBufReader::new(inner, Decoder::new(Encoding::Utf8));
     let mut s = String::new();
@@ -281,6 +257,39 @@ fn buf_read_lines_over_shift_jis() {
     assert_eq!(got, text.as_bytes());
 }
 
+/// Reads with reads of `size` bytes to the end, going on after each fatal error; returns
+/// the text and, per error, the text's length before it and the error's stream offset.
+fn read_past_errors(reader: &mut impl Read, size: usize) -> (Vec<u8>, Vec<(usize, u64)>) {
+    let mut got = Vec::new();
+    let mut errors = Vec::new();
+    loop {
+        let mut buf = vec![0; size];
+        match reader.read(&mut buf) {
+            Ok(0) => return (got, errors),
+            Ok(n) => got.extend_from_slice(&buf[..n]),
+            Err(e) => {
+                assert_eq!(e.kind(), io::ErrorKind::InvalidData);
+                let m = e.get_ref().unwrap().downcast_ref::<MalformedSequence>();
+                errors.push((got.len(), m.unwrap().offset()));
+            }
+        }
+    }
+}
+
+/// An inner reader that gives `self.0` bytes "a", one per read, then fails.
+struct Failing(usize);
+
+impl Read for Failing {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        if self.0 == 0 {
+            return Err(io::Error::other("disk on fire"));
+        }
+        self.0 -= 1;
+        buf[0] = b'a';
+        Ok(1)
+    }
+}
+
 fn fatal(e: Encoding) -> Decoder {
     Decoder::with_options(
         e,
@@ -296,20 +305,7 @@ fn fatal_errors_come_after_the_text_before_them_and_reading_resumes() {
     let bytes = b"ab\x82\x22cd\xFF";
     for size in [1, 2, 3, 4, 64] {
         let mut reader = DecodeReader::new(&bytes[..], fatal(Encoding::ShiftJis));
-        let mut got = Vec::new();
-        let mut errors = Vec::new();
-        loop {
-            let mut buf = vec![0; size];
-            match reader.read(&mut buf) {
-                Ok(0) => break,
-                Ok(n) => got.extend_from_slice(&buf[..n]),
-                Err(e) => {
-                    assert_eq!(e.kind(), io::ErrorKind::InvalidData);
-                    let m = e.get_ref().unwrap().downcast_ref::<MalformedSequence>();
-                    errors.push((got.len(), m.unwrap().offset()));
-                }
-            }
-        }
+        let (got, errors) = read_past_errors(&mut reader, size);
         // 82 is the error; 22 (") is restored and decoded.
         assert_eq!(got, b"ab\"cd", "reads of {size}");
         assert_eq!(errors, [(2, 2), (5, 6)], "reads of {size}");
@@ -331,17 +327,6 @@ fn fatal_errors_come_after_the_text_before_them_and_reading_resumes() {
 
 #[test]
 fn inner_reader_errors_pass_through_and_lose_nothing() {
-    struct Failing(usize);
-    impl Read for Failing {
-        fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
-            if self.0 == 0 {
-                return Err(io::Error::other("disk on fire"));
-            }
-            self.0 -= 1;
-            buf[0] = b'a';
-            Ok(1)
-        }
-    }
     let mut reader = DecodeReader::new(Failing(3), Decoder::new(Encoding::Utf8));
     let mut s = String::new();
     let err = reader.read_to_string(&mut s).unwrap_err();
