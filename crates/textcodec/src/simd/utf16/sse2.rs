@@ -45,8 +45,6 @@ enum Block {
     /// Some unit needs three bytes: each unit's UTF-8 in a `u32` (first byte lowest), and
     /// the lanes of at least two bytes (bits 0-7) and of three (bits 8-15).
     Bmp([u32; 8], u32),
-    /// Some unit needs three bytes, and most are ASCII: the units.
-    MostlyAscii([u16; 8]),
 }
 
 /// UTF-16 → UTF-8, 8 units per step, for blocks without surrogates (a block with one
@@ -98,10 +96,6 @@ pub(crate) fn bytes_to_utf8(src: &[u8], big_endian: bool, dst: &mut Slots<u8>) -
                 let mut spill = [0u16; 8];
                 _mm_storeu_si128(spill.as_mut_ptr().cast(), words);
                 Block::Below0800(spill, ascii_mask)
-            } else if (ascii_mask & 0x5555).count_ones() >= 5 {
-                let mut spill = [0u16; 8];
-                _mm_storeu_si128(spill.as_mut_ptr().cast(), v);
-                Block::MostlyAscii(spill)
             } else {
                 let (lanes, lengths) = bmp_lanes(v);
                 Block::Bmp(lanes, lengths)
@@ -122,28 +116,6 @@ pub(crate) fn bytes_to_utf8(src: &[u8], big_endian: bool, dst: &mut Slots<u8>) -
                 }
                 out[end] = after;
                 written += end;
-            }
-            Block::MostlyAscii(units) => {
-                // A punctuation mark or symbol in Latin text: unit by unit, the branches
-                // are predictable and cheaper than building every unit's lanes.
-                let out = &mut dst[written..written + 24];
-                let mut n = 0;
-                for u in units {
-                    if u < 0x80 {
-                        out[n].write(u as u8);
-                        n += 1;
-                    } else if u < 0x800 {
-                        out[n].write(0xC0 | (u >> 6) as u8);
-                        out[n + 1].write(0x80 | (u & 0x3F) as u8);
-                        n += 2;
-                    } else {
-                        out[n].write(0xE0 | (u >> 12) as u8);
-                        out[n + 1].write(0x80 | ((u >> 6) & 0x3F) as u8);
-                        out[n + 2].write(0x80 | (u & 0x3F) as u8);
-                        n += 3;
-                    }
-                }
-                written += n;
             }
             Block::Bmp(lanes, lengths) => {
                 // One four-byte store per unit, each overlapping the next by the bytes a
