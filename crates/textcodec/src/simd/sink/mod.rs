@@ -512,6 +512,13 @@ impl Sink for Utf8Sink<'_> {
         let limit = src.len().min(self.room());
         // A leading ASCII run in one pass (ASCII is whole characters).
         let ascii = self.copy_ascii(&src[..limit]);
+        // `copy_ascii` wrote `ascii` bytes, so `limit - ascii` bytes of room are left.
+        if let Some(n) =
+            super::utf8::copy_valid_prefix(&src[ascii..limit], &mut self.buf[self.pos..])
+        {
+            self.pos += n;
+            return ascii + n;
+        }
         ascii
             + for_valid_utf8_chunks(&src[ascii..limit], |valid| {
                 super::copy_bytes(

@@ -77,19 +77,36 @@ unsafe fn step(t: &Tables, p: *const u8, incomplete: bool) -> Option<bool> {
     Some(_mm256_testz_si256(tail, tail) == 0)
 }
 
-/// # Safety
-/// The CPU must support AVX2.
 #[target_feature(enable = "avx2")]
-pub(crate) unsafe fn valid_prefix_len(src: &[u8]) -> usize {
-    let t = Tables {
+fn tables() -> Tables {
+    Tables {
         prev_high: table(&PREV_HIGH),
         prev_low: table(&PREV_LOW),
         cur_high: table(&CUR_HIGH),
         nibble: _mm256_set1_epi8(0x0F),
         // SAFETY: 32 readable bytes.
         incomplete_max: unsafe { _mm256_loadu_si256(INCOMPLETE_MAX[32..].as_ptr().cast()) },
-    };
+    }
+}
+
+/// # Safety
+/// The CPU must support AVX2.
+#[target_feature(enable = "avx2")]
+pub(crate) unsafe fn valid_prefix_len(src: &[u8]) -> usize {
+    let t = tables();
     // SAFETY: `step` reads `p - 3 .. p + 64`, which `blocks` guarantees readable; the
     // CPU features it needs are this function's.
-    unsafe { super::blocks(src, |p, incomplete| step(&t, p, incomplete)) }
+    unsafe { super::blocks(src, None, |p, incomplete| step(&t, p, incomplete)) }
+}
+
+/// [`valid_prefix_len`], copying the valid prefix to `dst` in the same pass.
+///
+/// # Safety
+/// The CPU must support AVX2; `dst` must be valid for writes of `src.len()` bytes and not
+/// overlap `src`.
+#[target_feature(enable = "avx2")]
+pub(crate) unsafe fn copy_valid_prefix(src: &[u8], dst: *mut u8) -> usize {
+    let t = tables();
+    // SAFETY: as in `valid_prefix_len`; the caller's guarantee on `dst` is `blocks`'s.
+    unsafe { super::blocks(src, Some(dst), |p, incomplete| step(&t, p, incomplete)) }
 }

@@ -39,6 +39,38 @@ pub(crate) fn valid_prefix_len_with(k: Kernel, src: &[u8]) -> usize {
     }
 }
 
+/// Copies the longest valid UTF-8 prefix of `src` to the start of `dst` in one pass
+/// (validating and copying each 64-byte block while it is in L1), and returns its length;
+/// `None` where the level has no such loop or the two buffers lie so that the copy's
+/// stores would 4K-alias the loads of the bytes behind them (output 1–191 bytes after the
+/// input modulo 4096), or `dst` is shorter than `src`: the caller then validates and
+/// copies in two passes. Nothing past the returned length is written.
+#[inline]
+pub(crate) fn copy_valid_prefix(src: &[u8], dst: &mut Slots<u8>) -> Option<usize> {
+    copy_valid_prefix_with(kernel(), src, dst)
+}
+
+pub(crate) fn copy_valid_prefix_with(k: Kernel, src: &[u8], dst: &mut Slots<u8>) -> Option<usize> {
+    let d = super::out_ptr(dst);
+    let gap = (d as usize).wrapping_sub(src.as_ptr() as usize) % 4096;
+    if dst.len() < src.len() || (1..192).contains(&gap) {
+        return None;
+    }
+    match k {
+        // SAFETY: a `Kernel::Avx2` value exists only after AVX2 was detected; `dst` holds
+        // `src.len()` bytes or more, and a `&mut` cannot overlap the shared `src`.
+        #[cfg(target_arch = "x86_64")]
+        Kernel::Avx2(_) => Some(unsafe { avx2::copy_valid_prefix(src, d) }),
+        // SAFETY: a `Kernel::Sse4` value exists only after SSSE3 and SSE4.1 were
+        // detected; `dst` as above.
+        #[cfg(target_arch = "x86_64")]
+        Kernel::Sse4(_) => Some(unsafe { sse4::copy_valid_prefix(src, d) }),
+        // AVX-512 validates 128 bytes per step in its own loop, and NEON's speed cannot be
+        // measured here: both validate, then copy.
+        _ => None,
+    }
+}
+
 /// Validates and converts a prefix of `src` to UTF-16 in one pass where the kernel has a
 /// loop for it (else returns (0, 0)). Returns (bytes of `src` read, units written):
 /// `src[..read]` is valid UTF-8 that ends on a character boundary and `dst[..written]` its
@@ -243,23 +275,48 @@ mod avx512_validation;
 /// holds an error. The first block gets three NUL bytes in front (the stream's start is a
 /// character boundary); the tail and a failing block go to [`finish`].
 ///
+/// With `copy_to`, the valid prefix is also copied there in the same pass: each block
+/// is stored once the next one has been checked (its bytes still in L1; the store comes
+/// after the loads of the bytes right behind it, so an output that starts at the input's
+/// offset modulo 4 KiB does not 4K-alias, see [`copy_valid_prefix`]). Nothing past the
+/// returned length is written: a block is stored only after the next one is checked, and
+/// what is left ends at the valid length.
+///
 /// # Safety
 /// `step` must be sound to call with any `p` such that `p - 3 .. p + 64` is readable; this
-/// function calls it with no other.
+/// function calls it with no other. `copy_to`, if given, must be valid for writes of
+/// `src.len()` bytes and not overlap `src`.
 // Hot loop. Bounds: `src.len() >= 64` before `src[..64]`; `i` only advances by 64 while
-// `i + 64 <= src.len()`, so `i <= src.len()` and the sum cannot overflow.
+// `i + 64 <= src.len()`, so `i <= src.len()` and the sum cannot overflow; `i >= 64` after
+// the first block, and the valid length `n` from `finish` is at least `i - 3`.
 #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
 #[inline(always)]
 #[allow(clippy::indexing_slicing, clippy::arithmetic_side_effects)]
-unsafe fn blocks(src: &[u8], mut step: impl FnMut(*const u8, bool) -> Option<bool>) -> usize {
+unsafe fn blocks(
+    src: &[u8],
+    copy_to: Option<*mut u8>,
+    mut step: impl FnMut(*const u8, bool) -> Option<bool>,
+) -> usize {
+    // SAFETY (for every call): `from + len <= src.len()`, and the caller guarantees
+    // `copy_to[..src.len()]` writable and apart from `src`.
+    let copy = |from: usize, len: usize| {
+        if let Some(d) = copy_to {
+            unsafe { core::ptr::copy_nonoverlapping(src.as_ptr().add(from), d.add(from), len) }
+        }
+    };
+    let valid_tail = |from: usize| {
+        let n = from + scalar::valid_prefix_len(&src[from..]);
+        copy(from, n - from);
+        n
+    };
     if src.len() < 64 {
-        return scalar::valid_prefix_len(src);
+        return valid_tail(0);
     }
     let mut first = [0u8; 67];
     first[3..].copy_from_slice(&src[..64]);
     // SAFETY (pointers): `first[0..67]` is 3 bytes before the 64 at index 3.
     let Some(mut incomplete) = step(unsafe { first.as_ptr().add(3) }, false) else {
-        return scalar::valid_prefix_len(src);
+        return valid_tail(0);
     };
     let mut i = 64;
     while i + 64 <= src.len() {
@@ -269,9 +326,14 @@ unsafe fn blocks(src: &[u8], mut step: impl FnMut(*const u8, bool) -> Option<boo
             Some(ends_inside) => incomplete = ends_inside,
             None => break,
         }
+        copy(i - 64, 64);
         i += 64;
     }
-    finish(src, i)
+    let n = finish(src, i);
+    if copy_to.is_some() {
+        copy(i - 64, n - (i - 64));
+    }
+    n
 }
 
 /// Every character ending before `i` is known valid: run the scalar twin from the first

@@ -83,5 +83,5 @@ pub(crate) fn valid_prefix_len(src: &[u8]) -> usize {
     };
     // SAFETY: `step` reads `p - 3 .. p + 64`, which `blocks` guarantees readable; the
     // CPU features it needs are this function's.
-    unsafe { super::blocks(src, |p, incomplete| step(&t, p, incomplete)) }
+    unsafe { super::blocks(src, None, |p, incomplete| step(&t, p, incomplete)) }
 }

@@ -79,23 +79,40 @@ unsafe fn step(t: &Tables, p: *const u8, incomplete: bool) -> Option<bool> {
     Some(_mm_testz_si128(tail, tail) == 0)
 }
 
-/// # Safety
-/// The CPU must support SSSE3 and SSE4.1.
 #[target_feature(enable = "ssse3,sse4.1")]
-pub(crate) unsafe fn valid_prefix_len(src: &[u8]) -> usize {
+fn tables() -> Tables {
     let table = |t: &[u8; 16]| {
         // SAFETY: `t` is 16 readable bytes.
         unsafe { _mm_loadu_si128(t.as_ptr().cast()) }
     };
-    let t = Tables {
+    Tables {
         prev_high: table(&PREV_HIGH),
         prev_low: table(&PREV_LOW),
         cur_high: table(&CUR_HIGH),
         nibble: _mm_set1_epi8(0x0F),
         // SAFETY: 16 readable bytes.
         incomplete_max: unsafe { _mm_loadu_si128(INCOMPLETE_MAX[48..].as_ptr().cast()) },
-    };
+    }
+}
+
+/// # Safety
+/// The CPU must support SSSE3 and SSE4.1.
+#[target_feature(enable = "ssse3,sse4.1")]
+pub(crate) unsafe fn valid_prefix_len(src: &[u8]) -> usize {
+    let t = tables();
     // SAFETY: `step` reads `p - 3 .. p + 64`, which `blocks` guarantees readable; the
     // CPU features it needs are this function's.
-    unsafe { super::blocks(src, |p, incomplete| step(&t, p, incomplete)) }
+    unsafe { super::blocks(src, None, |p, incomplete| step(&t, p, incomplete)) }
+}
+
+/// [`valid_prefix_len`], copying the valid prefix to `dst` in the same pass.
+///
+/// # Safety
+/// The CPU must support SSSE3 and SSE4.1; `dst` must be valid for writes of `src.len()`
+/// bytes and not overlap `src`.
+#[target_feature(enable = "ssse3,sse4.1")]
+pub(crate) unsafe fn copy_valid_prefix(src: &[u8], dst: *mut u8) -> usize {
+    let t = tables();
+    // SAFETY: as in `valid_prefix_len`; the caller's guarantee on `dst` is `blocks`'s.
+    unsafe { super::blocks(src, Some(dst), |p, incomplete| step(&t, p, incomplete)) }
 }

@@ -54,6 +54,20 @@ fn naive_valid_prefix(src: &[u8]) -> usize {
     }
 }
 
+/// `valid_prefix_len_with(k, src)`, checking on the way that the one-pass copy (where
+/// the level has one) finds the same length, copies exactly that prefix, and writes
+/// nothing past it.
+fn valid_prefix_checking_copy(k: Kernel, src: &[u8]) -> usize {
+    let n = valid_prefix_len_with(k, src);
+    let mut dst = alloc::vec![0xAAu8; src.len() + 8];
+    if let Some(copied) = copy_valid_prefix_with(k, src, slots(&mut dst[..src.len()])) {
+        assert_eq!(copied, n, "{k:?}: copy's valid length");
+        assert_eq!(&dst[..n], &src[..n], "{k:?}: copied bytes");
+        assert!(dst[n..].iter().all(|&b| b == 0xAA), "{k:?}: written past {n}");
+    }
+    n
+}
+
 /// Naive UTF-16 of valid UTF-8: the textbook bit arithmetic, one character at a time.
 fn naive_utf16(src: &[u8]) -> Vec<u16> {
     let mut out = Vec::new();
@@ -150,7 +164,7 @@ fn validation_matches_the_naive_oracle() {
             for len in (0..lens.min(text.len())).step_by(if cfg!(miri) { 13 } else { 1 }) {
                 let valid = &text[..len];
                 assert_eq!(
-                    valid_prefix_len_with(k, valid),
+                    valid_prefix_checking_copy(k, valid),
                     naive_valid_prefix(valid),
                     "{k:?} {len}"
                 );
@@ -160,12 +174,40 @@ fn validation_matches_the_naive_oracle() {
                         buf.extend_from_slice(bad);
                         buf.extend_from_slice(&valid[at..]);
                         assert_eq!(
-                            valid_prefix_len_with(k, &buf),
+                            valid_prefix_checking_copy(k, &buf),
                             naive_valid_prefix(&buf),
                             "{k:?} {len} {at} {bad:x?}"
                         );
                     }
                 }
+            }
+        }
+    }
+}
+
+#[test]
+fn one_pass_copy_takes_every_layout_but_the_aliasing_ones() {
+    // One arena, the output at chosen offsets after the input modulo 4096: the copy runs
+    // in one pass unless the output starts 1-191 bytes after the input (then `None`, and
+    // the caller validates and copies in two passes).
+    let text: Vec<u8> = "Grüße, 日本語 😀 and ASCII. ".repeat(40).into_bytes();
+    let mut arena = alloc::vec![0u8; 3 * 4096 + text.len()];
+    let src_at = 4096 - (arena.as_ptr() as usize % 4096);
+    arena[src_at..src_at + text.len()].copy_from_slice(&text);
+    for k in available_kernels() {
+        for gap in [0usize, 1, 64, 191, 192, 256, 2048, 4032, 4095] {
+            let dst_at = src_at + text.len().next_multiple_of(4096) + gap;
+            let (head, tail) = arena.split_at_mut(dst_at);
+            let src = &head[src_at..src_at + text.len()];
+            let dst = slots(&mut tail[..text.len()]);
+            let fused = matches!(k.name(), "avx2" | "sse4");
+            match copy_valid_prefix_with(k, src, dst) {
+                Some(n) => {
+                    assert!(fused && !(1..192).contains(&gap), "{k:?} {gap}");
+                    assert_eq!(n, text.len(), "{k:?} {gap}");
+                    assert_eq!(&tail[..n], &text[..], "{k:?} {gap}");
+                }
+                None => assert!(!fused || (1..192).contains(&gap), "{k:?} {gap}"),
             }
         }
     }
@@ -194,7 +236,7 @@ fn validation_matches_the_oracle_on_every_short_sequence() {
                             buf.extend_from_slice(&[b'.'; 70]);
                             let valid = naive_valid_prefix(&buf);
                             assert_eq!(
-                                valid_prefix_len_with(k, &buf),
+                                valid_prefix_checking_copy(k, &buf),
                                 valid,
                                 "{k:?} {pad} {a:x} {b:x} {c:x} {d:x}"
                             );
