@@ -63,7 +63,10 @@ fn valid_prefix_checking_copy(k: Kernel, src: &[u8]) -> usize {
     if let Some(copied) = copy_valid_prefix_with(k, src, slots(&mut dst[..src.len()])) {
         assert_eq!(copied, n, "{k:?}: copy's valid length");
         assert_eq!(&dst[..n], &src[..n], "{k:?}: copied bytes");
-        assert!(dst[n..].iter().all(|&b| b == 0xAA), "{k:?}: written past {n}");
+        assert!(
+            dst[n..].iter().all(|&b| b == 0xAA),
+            "{k:?}: written past {n}"
+        );
     }
     n
 }
