@@ -82,3 +82,46 @@ fn string_and_buffer_outputs_agree_for_utf8_streams() {
         }
     }
 }
+
+/// The UTF-16 encoders (textcodec's extension) from UTF-8 give `str::encode_utf16`'s units
+/// in their byte order, into output buffers of every size that holds a character (four
+/// bytes; one that ends inside a unit or between a surrogate pair's two units included),
+/// with the input split anywhere.
+#[test]
+fn utf16_encoders_from_utf8_match_encode_utf16_in_every_buffer_size() {
+    use textcodec::{EncodeErrorMode, EncodeStatus, Encoder};
+    let text = "ASCII, é ж € 日本語 😀𐐷 and more ASCII to fill a few blocks; ".repeat(30);
+    for encoding in [Encoding::Utf16Le, Encoding::Utf16Be] {
+        let want: Vec<u8> = text
+            .encode_utf16()
+            .flat_map(|u| match encoding {
+                Encoding::Utf16Le => u.to_le_bytes(),
+                _ => u.to_be_bytes(),
+            })
+            .collect();
+        for out_size in (4..40).chain([511, 1023, 1024, 1025, 4096]) {
+            for split in [0, 1, 7, text.len() / 3] {
+                let split = (split..=text.len())
+                    .find(|&i| text.is_char_boundary(i))
+                    .unwrap();
+                let mut e = Encoder::new(encoding, EncodeErrorMode::Fatal).unwrap();
+                let mut got = Vec::new();
+                let mut buf = vec![0u8; out_size];
+                for (part, last) in [(&text[..split], false), (&text[split..], true)] {
+                    let mut rest = part;
+                    loop {
+                        let r = e.encode_from_utf8(rest, &mut buf, last);
+                        got.extend_from_slice(&buf[..r.written]);
+                        rest = &rest[r.read..];
+                        if r.status == EncodeStatus::InputEmpty {
+                            break;
+                        }
+                        assert_eq!(r.status, EncodeStatus::OutputFull, "{encoding:?}");
+                        assert!(r.read + r.written > 0, "no progress");
+                    }
+                }
+                assert_eq!(got, want, "{encoding:?} buffer {out_size} split {split}");
+            }
+        }
+    }
+}

@@ -14,6 +14,7 @@
 
 use super::{DecodeKernel, EncodeKernel, Encoded, Restore, Step};
 use crate::simd::sink::Sink;
+use crate::simd::{slots, Slots};
 
 /// The shared UTF-16 decoder's state.
 #[derive(Clone, Copy, Debug)]
@@ -170,5 +171,39 @@ impl EncodeKernel for Utf16Encoder {
             units
         };
         Encoded::Bytes(bytes, len)
+    }
+
+    /// Through the UTF-8 → UTF-16 kernel of the level (the decoders' own), a stack buffer
+    /// of units at a time, then each unit's two bytes in the encoder's order: every
+    /// character is encodable, so this stops only for room (the driver encodes a last
+    /// character that fits in part of one buffer by `encode_char`).
+    // Bounds: `to_utf16` reads `r` bytes of `src[read..]` (stopping on a character
+    // boundary) and writes `w <= CHUNK` units, and `2 * w` bytes fit in `dst[written..]`
+    // (`room` units were offered), so `read <= src.len()` and `written <= dst.len()`.
+    #[allow(clippy::indexing_slicing, clippy::arithmetic_side_effects)]
+    fn fast(&mut self, src: &str, dst: &mut Slots<u8>) -> (usize, usize) {
+        const CHUNK: usize = 512;
+        let mut units = [0u16; CHUNK];
+        let (mut read, mut written) = (0, 0);
+        while read < src.len() {
+            let room = ((dst.len() - written) / 2).min(CHUNK);
+            let (r, w) = crate::simd::utf8::to_utf16(&src[read..], slots(&mut units[..room]));
+            if r == 0 {
+                break;
+            }
+            let out = dst[written..written + 2 * w].chunks_exact_mut(2);
+            if self.big_endian {
+                for (pair, unit) in out.zip(&units[..w]) {
+                    crate::simd::write_slots(pair, &unit.to_be_bytes());
+                }
+            } else {
+                for (pair, unit) in out.zip(&units[..w]) {
+                    crate::simd::write_slots(pair, &unit.to_le_bytes());
+                }
+            }
+            read += r;
+            written += 2 * w;
+        }
+        (read, written)
     }
 }
