@@ -275,11 +275,16 @@ pub(crate) fn x_user_defined_to_utf16_with(k: Kernel, src: &[u8], dst: &mut Slot
         // SAFETY: a `Kernel::Avx2` value exists only after AVX2 was detected.
         #[cfg(target_arch = "x86_64")]
         Kernel::Avx2(_) => unsafe { avx2::x_user_defined_to_utf16(src, dst) },
+        #[cfg(target_arch = "x86_64")]
+        Kernel::Sse4(_) | Kernel::Sse2 => sse2::x_user_defined_to_utf16(src, dst),
         #[cfg(all(target_arch = "aarch64", target_endian = "little"))]
         Kernel::Neon(_) => neon::x_user_defined_to_utf16(src, dst),
         _ => 0,
     }
 }
+
+#[cfg(target_arch = "x86_64")]
+mod sse2;
 
 #[cfg(target_arch = "x86_64")]
 mod sse4;

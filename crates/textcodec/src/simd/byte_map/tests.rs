@@ -446,12 +446,15 @@ fn x_user_defined_to_utf16_matches_the_standard() {
             for room in [0, 63, 64, len, len + 5] {
                 let mut dst = alloc::vec![0xAAAAu16; room];
                 let n = x_user_defined_to_utf16_with(k, &src[..len], slots(&mut dst));
-                // Whole steps: 64 bytes (AVX-512), 32 (AVX2), 16 (NEON); nothing at other levels.
+                // Whole steps: 64 bytes (AVX-512), 32 (AVX2), 16 (SSE4, SSE2, NEON); nothing
+                // at the scalar level.
                 let step = match k {
                     #[cfg(target_arch = "x86_64")]
                     Kernel::Avx512(_) => 64,
                     #[cfg(target_arch = "x86_64")]
                     Kernel::Avx2(_) => 32,
+                    #[cfg(target_arch = "x86_64")]
+                    Kernel::Sse4(_) | Kernel::Sse2 => 16,
                     #[cfg(all(target_arch = "aarch64", target_endian = "little"))]
                     Kernel::Neon(_) => 16,
                     _ => usize::MAX,
