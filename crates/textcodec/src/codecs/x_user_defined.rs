@@ -47,6 +47,7 @@ impl DecodeKernel for XUserDefinedDecoder {
             units: &DECODE_UNITS,
             utf8: &DECODE_UTF8,
             has_errors: false,
+            linear: LINEAR,
         };
         if S::IS_UTF16 {
             // Every byte is valid, and the mapping is arithmetic: the bulk kernel where the
@@ -78,6 +79,8 @@ static DECODE_UNITS: [u16; 256] = {
 
 /// The same as UTF-8 bytes.
 static DECODE_UTF8: [u32; 256] = crate::simd::sink::utf8_table(&DECODE_UNITS);
+
+static LINEAR: crate::simd::sink::LinearRange = crate::simd::sink::linear_range(&DECODE_UNITS);
 
 /// x-user-defined's encoder.
 #[derive(Clone, Copy, Debug, Default)]

@@ -72,6 +72,7 @@ impl SingleByteIndex {
                     decode,
                     utf8: crate::simd::sink::utf8_table(&decode),
                     has_errors: crate::simd::sink::has_error_bytes(&decode),
+                    linear: crate::simd::sink::linear_range(&decode),
                     page_of,
                     pages,
                     hot: crate::simd::byte_map::hot_pairs(&decode),
@@ -135,6 +136,8 @@ pub(crate) struct SingleByteTables {
     pub(crate) utf8: [u32; 256],
     /// Whether some byte is not in the index (see [`crate::simd::sink::ByteMap::has_errors`]).
     pub(crate) has_errors: bool,
+    /// Where the non-ASCII bytes map by arithmetic (see [`crate::simd::sink::ByteMap::linear`]).
+    pub(crate) linear: crate::simd::sink::LinearRange,
     /// code point >> 8 → page number in `pages` (page 0 is empty).
     page_of: [u8; 256],
     /// code point & 0xFF → byte (0 = not encodable).
@@ -180,6 +183,7 @@ impl SingleByteTables {
             decode,
             utf8: crate::simd::sink::utf8_table(&decode),
             has_errors: crate::simd::sink::has_error_bytes(&decode),
+            linear: crate::simd::sink::linear_range(&decode),
             page_of,
             pages: pages.into_boxed_slice(),
         }
@@ -191,6 +195,7 @@ impl SingleByteTables {
             units: &self.decode,
             utf8: &self.utf8,
             has_errors: self.has_errors,
+            linear: self.linear,
         }
     }
 

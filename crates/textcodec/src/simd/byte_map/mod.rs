@@ -34,7 +34,7 @@
 )]
 
 use super::dispatch::{kernel, Kernel};
-use super::sink::ByteMap;
+use super::sink::{ByteMap, LinearRange};
 use crate::simd::Slots;
 
 /// Bytes per step.
@@ -254,6 +254,30 @@ pub(crate) fn encode_x_user_defined_with(
         #[cfg(all(target_arch = "aarch64", target_endian = "little"))]
         Kernel::Neon(_) => neon::encode_x_user_defined(src, dst),
         _ => (0, 0),
+    }
+}
+
+/// Single-byte decoding to UTF-16 of whole 16-byte blocks of ASCII and `range` bytes, up to
+/// the first other block, where the level has no table kernel of its own (SSE2; the higher
+/// levels map every byte through [`to_utf16`]); returns the bytes taken (= units
+/// written), 0 elsewhere.
+#[inline]
+pub(crate) fn linear_to_utf16(src: &[u8], range: LinearRange, dst: &mut Slots<u16>) -> usize {
+    linear_to_utf16_with(kernel(), src, range, dst)
+}
+
+// Targets without a kernel use none of the arguments.
+#[allow(unused_variables)]
+pub(crate) fn linear_to_utf16_with(
+    k: Kernel,
+    src: &[u8],
+    range: LinearRange,
+    dst: &mut Slots<u16>,
+) -> usize {
+    match k {
+        #[cfg(target_arch = "x86_64")]
+        Kernel::Sse2 => sse2::linear_to_utf16(src, range, dst),
+        _ => 0,
     }
 }
 

@@ -1,5 +1,5 @@
 use super::super::dispatch::available_kernels;
-use super::super::sink::{has_error_bytes, utf8_table};
+use super::super::sink::{has_error_bytes, linear_range, utf8_table};
 use super::*;
 use crate::simd::slots;
 use alloc::vec::Vec;
@@ -43,6 +43,7 @@ fn every_kernel_matches_the_naive_oracle_across_lengths_errors_and_room() {
         units: &units,
         utf8: &utf8,
         has_errors: has_error_bytes(&units),
+        linear: linear_range(&units),
     };
     let (max_len, err_step) = if cfg!(miri) { (70, 13) } else { (260, 1) };
     // Byte mixes: Latin-like (sparse non-ASCII), dense two-byte, three-byte.
@@ -466,6 +467,90 @@ fn x_user_defined_to_utf16_matches_the_standard() {
                     "{k:?} stopped early or late"
                 );
                 assert_eq!(&dst[..n], &want[..n], "{k:?} len {len}");
+                assert!(dst[n..].iter().all(|&u| u == 0xAAAA), "{k:?} wrote past");
+            }
+        }
+    }
+}
+
+/// The arithmetic range of real indexes: where the letters are, and nowhere a byte maps
+/// to anything but `byte + offset` inside it.
+#[test]
+fn linear_ranges_of_the_indexes() {
+    use crate::simd::sink::LinearRange;
+    use crate::Encoding;
+    let decode = |e: Encoding| -> [u16; 256] {
+        let index = e.single_byte_index().unwrap();
+        core::array::from_fn(|b| {
+            if b < 0x80 {
+                b as u16
+            } else {
+                index.upper_code_point(b - 0x80)
+            }
+        })
+    };
+    let range = |lo, hi, offset| LinearRange { lo, hi, offset };
+    assert_eq!(
+        linear_range(&decode(Encoding::Windows1252)),
+        range(0xA0, 0xFF, 0)
+    );
+    assert_eq!(
+        linear_range(&decode(Encoding::Windows1251)),
+        range(0xC0, 0xFF, 0x350)
+    );
+    for e in Encoding::all()
+        .iter()
+        .copied()
+        .filter(|e| e.single_byte_index().is_some())
+    {
+        let units = decode(e);
+        let r = linear_range(&units);
+        assert!(r.lo >= 0x80 && r.lo <= r.hi, "{e:?}: {r:?}");
+        for b in r.lo..=r.hi {
+            assert_eq!(
+                units[usize::from(b)],
+                u16::from(b).wrapping_add(r.offset),
+                "{e:?} {b:x}"
+            );
+        }
+    }
+    // No run at all: every non-ASCII byte an error.
+    let mut ascii_only = [0u16; 256];
+    for (b, u) in ascii_only.iter_mut().enumerate().take(0x80) {
+        *u = b as u16;
+    }
+    let r = linear_range(&ascii_only);
+    assert!(r.lo > r.hi, "{r:?}");
+}
+
+/// The SSE2 arithmetic kernel against the naive mapping: whole 16-byte blocks of ASCII and
+/// in-range bytes, stopping at the first block with any other byte.
+#[test]
+fn linear_to_utf16_matches_the_naive_oracle() {
+    let units = table();
+    let range = linear_range(&units);
+    assert_eq!((range.lo, range.hi), (0xA0, 0xDF));
+    for k in available_kernels() {
+        for other_at in (0..70).chain([usize::MAX]) {
+            // ASCII and in-range bytes, one out-of-range byte (0xE5) at `other_at`.
+            let src: Vec<u8> = (0..80usize)
+                .map(|i| match i {
+                    _ if i == other_at => 0xE5,
+                    i if i % 3 == 0 => b'a' + (i % 26) as u8,
+                    i => 0xA0 + (i * 7 % 64) as u8,
+                })
+                .collect();
+            for room in [0, 15, 16, 40, 80, 100] {
+                let mut dst = alloc::vec![0xAAAAu16; room];
+                let n = linear_to_utf16_with(k, &src, range, slots(&mut dst));
+                let step = if k.name() == "sse2" { 16 } else { usize::MAX };
+                let clean = other_at.min(src.len()).min(room);
+                assert_eq!(
+                    n,
+                    clean / step * step,
+                    "{k:?} other at {other_at} room {room}"
+                );
+                assert_eq!(&dst[..n], &naive(&src[..n], &units).0[..], "{k:?}");
                 assert!(dst[n..].iter().all(|&u| u == 0xAAAA), "{k:?} wrote past");
             }
         }

@@ -55,6 +55,12 @@ pub(crate) trait Sink {
     /// ([`super::byte_map`]: whole 32-byte blocks, up to the first error byte); returns the
     /// bytes of `src` taken (0 where there is no such kernel).
     fn map_bytes_bulk(&mut self, src: &[u8], map: &ByteMap<'_>) -> usize;
+    /// Maps whole 16-byte blocks of ASCII and [`ByteMap::linear`] bytes by arithmetic where
+    /// the level has a kernel for it and no table kernel ([`super::byte_map::linear_to_utf16`]:
+    /// SSE2, into UTF-16); returns the bytes of `src` taken (0 elsewhere).
+    fn map_linear_bulk(&mut self, _src: &[u8], _map: &ByteMap<'_>) -> usize {
+        0
+    }
     /// x-user-defined in bulk where the CPU has a kernel for it (UTF-16: arithmetic, 64
     /// bytes per step; UTF-8: [`Sink::map_bytes_bulk`] with its table); returns the bytes
     /// of `src` taken (0 where there is no such kernel).
@@ -162,6 +168,57 @@ pub(crate) struct ByteMap<'a> {
     /// map all 256 bytes; their loops skip the per-byte error check, which costs about a
     /// third of the portable UTF-16 loop's time.
     pub(crate) has_errors: bool,
+    /// The longest run of non-ASCII bytes that map to consecutive code units
+    /// ([`linear_range`]): the SSE2 level decodes blocks of ASCII and such bytes to UTF-16
+    /// by arithmetic, without the table.
+    pub(crate) linear: LinearRange,
+}
+
+/// Bytes `lo..=hi` (all ≥ 0x80) map to `byte + offset` (wrapping `u16` arithmetic); an
+/// empty range has `lo > hi`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct LinearRange {
+    pub(crate) lo: u8,
+    pub(crate) hi: u8,
+    pub(crate) offset: u16,
+}
+
+/// The longest run of bytes in 0x80..=0xFF whose units are `byte + offset` for one
+/// `offset` (no error byte in it; the first such run on a tie), at compile time. The
+/// letters of most single-byte encodings lie in one: windows-1252's 0xA0..=0xFF (offset
+/// 0), windows-1251's 0xC0..=0xFF (Cyrillic А..я), ISO-8859-7's Greek, ISO-8859-8's
+/// Hebrew.
+// Bounds: `b` and `start` stay in 0x80..=0x100 and index below 256 only while < 256.
+#[allow(clippy::indexing_slicing, clippy::arithmetic_side_effects)]
+pub(crate) const fn linear_range(units: &[u16; 256]) -> LinearRange {
+    let mut best = LinearRange {
+        lo: 1,
+        hi: 0,
+        offset: 0,
+    };
+    let mut best_len = 0;
+    let mut start = 0x80;
+    let mut b = 0x80;
+    while b <= 0x100 {
+        let ends = b == 0x100
+            || units[b] == 0
+            || (b > start
+                && units[b].wrapping_sub(b as u16) != units[start].wrapping_sub(start as u16));
+        if ends {
+            let ok_start = start < 0x100 && units[start] != 0;
+            if ok_start && b - start > best_len {
+                best_len = b - start;
+                best = LinearRange {
+                    lo: start as u8,
+                    hi: (b - 1) as u8,
+                    offset: units[start].wrapping_sub(start as u16),
+                };
+            }
+            start = if b < 0x100 && units[b] == 0 { b + 1 } else { b };
+        }
+        b += 1;
+    }
+    best
 }
 
 /// Whether a [`ByteMap::units`] table has an error byte (a 0 entry for a byte other than
@@ -668,6 +725,14 @@ impl Sink for Utf16Sink<'_> {
     #[allow(clippy::indexing_slicing, clippy::arithmetic_side_effects)]
     fn map_bytes_bulk(&mut self, src: &[u8], map: &ByteMap<'_>) -> usize {
         let n = super::byte_map::to_utf16(src, map, &mut self.buf[self.pos..]);
+        self.pos += n;
+        n
+    }
+    // Bounds: as `map_bytes_bulk`.
+    #[inline]
+    #[allow(clippy::indexing_slicing, clippy::arithmetic_side_effects)]
+    fn map_linear_bulk(&mut self, src: &[u8], map: &ByteMap<'_>) -> usize {
+        let n = super::byte_map::linear_to_utf16(src, map.linear, &mut self.buf[self.pos..]);
         self.pos += n;
         n
     }

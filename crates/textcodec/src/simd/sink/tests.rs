@@ -26,6 +26,7 @@ fn run_methods_keep_str_and_string_valid() {
         units: &units,
         utf8: &utf8,
         has_errors: has_error_bytes(&units),
+        linear: linear_range(&units),
     };
     let input: [u8; 9] = [b'a', 0x80, 0xC0, b'b', 0xC1, 0xFF, b'c', 0x81, 0xC2];
     let want: String = input[..5]
@@ -85,6 +86,7 @@ fn byte_map_runs_tell_nul_from_error_bytes() {
             units,
             utf8,
             has_errors: has_error_bytes(units),
+            linear: linear_range(units),
         };
         for error_at in 0..=16 {
             // Non-ASCII bytes and NULs, one error byte (0xFF) at `error_at` (none at 16).
