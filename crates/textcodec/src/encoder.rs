@@ -413,9 +413,24 @@ impl Encoder {
         self.encode_utf8_into(src, slots(dst), last)
     }
 
+    /// [`Encoder::encode_from_utf8`] over bytes that may not be UTF-8, never the end of the
+    /// stream (`io::EncodeWriter`'s input): encodes whole well-formed characters and stops
+    /// before a malformed sequence or one cut by the end of `src` (`InputEmpty` with `read <
+    /// src.len()`; the caller finds out which). Validation is folded into the encoding
+    /// loops ([`EncodeKernel::fast_bytes`]) instead of being a pass of its own.
+    #[cfg(feature = "std")]
+    pub(crate) fn encode_from_maybe_utf8(&mut self, src: &[u8], dst: &mut [u8]) -> EncodeResult {
+        self.encode_utf8_into(MaybeUtf8(src), slots(dst), false)
+    }
+
     /// [`Encoder::encode_from_utf8`] into slots that need not be initialised (the growing
     /// APIs' spare capacity); `dst[..written]` is initialised afterwards.
-    fn encode_utf8_into(&mut self, src: &str, dst: &mut Slots<u8>, last: bool) -> EncodeResult {
+    fn encode_utf8_into<S: Utf8Input>(
+        &mut self,
+        src: S,
+        dst: &mut Slots<u8>,
+        last: bool,
+    ) -> EncodeResult {
         let mut read = 0;
         let mut written = 0;
         if let Some(lead) = self.pending_surrogate {
@@ -434,19 +449,16 @@ impl Encoder {
         loop {
             // `read`/`written` never pass the ends: the bulk path reports what it took from
             // the slices it was given, and `put` writes within `dst`.
-            let (r, w) = self.fast_utf8(
-                src.get(read..).unwrap_or_default(),
-                dst.get_mut(written..).unwrap_or_default(),
-            );
+            let (r, w) = src.fast(self, read, dst.get_mut(written..).unwrap_or_default());
             read = read.saturating_add(r);
             written = written.saturating_add(w);
-            let Some(c) = src.get(read..).and_then(|rest| rest.chars().next()) else {
+            let Some((c, len)) = src.char_at(read) else {
                 break;
             };
             match self.put(c, dst, &mut written) {
                 None => return self.result(EncodeStatus::OutputFull, read, written),
                 Some(error) => {
-                    read = read.saturating_add(c.len_utf8());
+                    read = read.saturating_add(len);
                     if let Some(u) = error {
                         return self.result(EncodeStatus::Unmappable(u), read, written);
                     }
@@ -484,6 +496,24 @@ impl Encoder {
             Kernel::ShiftJis(k) => k.fast(src, dst),
             Kernel::EucKr(k) => k.fast(src, dst),
             Kernel::XUserDefined(k) => k.fast(src, dst),
+        }
+    }
+
+    /// [`Encoder::fast_utf8`] over bytes that may not be UTF-8.
+    #[cfg(feature = "std")]
+    #[inline]
+    fn fast_maybe_utf8(&mut self, src: &[u8], dst: &mut Slots<u8>) -> (usize, usize) {
+        match &mut self.kernel {
+            Kernel::Utf8(k) => k.fast_bytes(src, dst),
+            Kernel::Utf16(k) => k.fast_bytes(src, dst),
+            Kernel::SingleByte(k) => k.fast_bytes(src, dst),
+            Kernel::Gb18030(k) => k.fast_bytes(src, dst),
+            Kernel::Big5(k) => k.fast_bytes(src, dst),
+            Kernel::EucJp(k) => k.fast_bytes(src, dst),
+            Kernel::Iso2022Jp(k) => k.fast_bytes(src, dst),
+            Kernel::ShiftJis(k) => k.fast_bytes(src, dst),
+            Kernel::EucKr(k) => k.fast_bytes(src, dst),
+            Kernel::XUserDefined(k) => k.fast_bytes(src, dst),
         }
     }
 
@@ -635,6 +665,44 @@ impl Encoder {
                 return self.result(r.status, read, written);
             }
         }
+    }
+}
+
+/// UTF-8 input of the encoder's driver: a `&str`, or bytes that may not be UTF-8.
+trait Utf8Input: Copy {
+    /// The kernel's bulk path over the input from `from`: (bytes read, bytes written).
+    fn fast(self, encoder: &mut Encoder, from: usize, dst: &mut Slots<u8>) -> (usize, usize);
+    /// The character at `i` and its length; `None` at the end (and, for bytes, before a
+    /// sequence that is not UTF-8).
+    fn char_at(self, i: usize) -> Option<(char, usize)>;
+}
+
+impl Utf8Input for &str {
+    #[inline(always)]
+    fn fast(self, encoder: &mut Encoder, from: usize, dst: &mut Slots<u8>) -> (usize, usize) {
+        encoder.fast_utf8(self.get(from..).unwrap_or_default(), dst)
+    }
+    #[inline(always)]
+    fn char_at(self, i: usize) -> Option<(char, usize)> {
+        let c = self.get(i..)?.chars().next()?;
+        Some((c, c.len_utf8()))
+    }
+}
+
+/// Bytes that may not be UTF-8 ([`Encoder::encode_from_maybe_utf8`]).
+#[cfg(feature = "std")]
+#[derive(Clone, Copy)]
+struct MaybeUtf8<'a>(&'a [u8]);
+
+#[cfg(feature = "std")]
+impl Utf8Input for MaybeUtf8<'_> {
+    #[inline(always)]
+    fn fast(self, encoder: &mut Encoder, from: usize, dst: &mut Slots<u8>) -> (usize, usize) {
+        encoder.fast_maybe_utf8(self.0.get(from..).unwrap_or_default(), dst)
+    }
+    #[inline(always)]
+    fn char_at(self, i: usize) -> Option<(char, usize)> {
+        crate::codecs::utf8_char_checked(self.0, i)
     }
 }
 

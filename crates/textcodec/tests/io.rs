@@ -769,6 +769,80 @@ proptest! {
         prop_assert_eq!(finish_retrying(w).got, want);
     }
 
+    /// Bytes that are not all UTF-8, in any split, for every encoding: the writer encodes
+    /// exactly the valid prefix (as the one-shot conversion of it) and reports the first
+    /// malformed sequence at its offset; one cut by the end of the stream makes `finish`
+    /// fail. (The writer validates inside the encoding loops; this is the oracle.)
+    #[test]
+    fn encode_writer_any_bytes(
+        e in 0..40usize,
+        pieces in proptest::collection::vec(
+            proptest::prop_oneof![
+                proptest::sample::select(SAMPLE.chars().collect::<Vec<_>>())
+                    .prop_map(|c| c.to_string().into_bytes()),
+                // A lead byte and continuation bytes at the edges of Unicode's Table 3-7:
+                // near misses (overlong, surrogate, past U+10FFFF, cut) and valid ones.
+                (
+                    proptest::sample::select(vec![
+                        0x80u8, 0xBF, 0xC0, 0xC1, 0xC2, 0xDF, 0xE0, 0xE1, 0xED, 0xEF, 0xF0,
+                        0xF1, 0xF4, 0xF5, 0xFF,
+                    ]),
+                    proptest::collection::vec(
+                        proptest::sample::select(vec![0x80u8, 0x8F, 0x90, 0x9F, 0xA0, 0xBF, b'a']),
+                        0..4,
+                    ),
+                )
+                    .prop_map(|(lead, mut rest)| {
+                        rest.insert(0, lead);
+                        rest
+                    }),
+            ],
+            0..40,
+        ),
+        splits in proptest::collection::vec(1..12usize, 1..6),
+        capacity in 64..200usize,
+    ) {
+        let e = Encoding::all()[e];
+        prop_assume!(e != Encoding::Replacement);
+        let bytes: Vec<u8> = pieces.concat();
+        let (valid, cut_at_end) = match std::str::from_utf8(&bytes) {
+            Ok(s) => (s, false),
+            Err(err) => (
+                std::str::from_utf8(&bytes[..err.valid_up_to()]).unwrap(),
+                err.error_len().is_none(),
+            ),
+        };
+        let encoder = Encoder::new(e, EncodeErrorMode::Html).unwrap();
+        let mut w = EncodeWriter::with_capacity(capacity, Vec::new(), encoder);
+        let mut rest = &bytes[..];
+        let mut turn = 0;
+        let mut error = None;
+        while !rest.is_empty() {
+            let n = splits[turn % splits.len()].min(rest.len());
+            turn += 1;
+            if let Err(err) = w.write_all(&rest[..n]) {
+                error = Some(err);
+                break;
+            }
+            rest = &rest[n..];
+        }
+        match error {
+            Some(err) => {
+                prop_assert!(!cut_at_end && valid.len() < bytes.len());
+                let inner = err.get_ref().unwrap().downcast_ref::<EncodeError>().unwrap();
+                prop_assert!(inner.is_invalid_utf8());
+                prop_assert_eq!(inner.offset(), valid.len() as u64);
+                w.try_finish().unwrap();
+            }
+            None => {
+                prop_assert!(valid.len() == bytes.len() || cut_at_end);
+                prop_assert_eq!(w.try_finish().is_err(), cut_at_end);
+            }
+        }
+        // (After a failed `try_finish`, `finish` drops the cut character.)
+        prop_assert_eq!(w.finish().unwrap(), encode_html(valid, e));
+    }
+
     /// Transcoding with any split equals decode-then-encode.
     #[test]
     fn transcode_reader_any_split(

@@ -385,6 +385,13 @@ impl EncodeKernel for Iso2022JpEncoder {
     // ASCII needs an escape outside the ASCII state, and ESC, SO and SI are errors.
     const ASCII_IS_IDENTITY: bool = false;
 
+    /// Its own loop after validating (see [`EncodeKernel::fast_bytes`]).
+    #[cfg(feature = "std")]
+    #[inline]
+    fn fast_bytes(&mut self, src: &[u8], dst: &mut Slots<u8>) -> (usize, usize) {
+        super::validated_fast(self, src, dst)
+    }
+
     /// The generic loop, but ASCII runs in the ASCII state are copied in bulk.
     #[inline]
     fn fast(&mut self, src: &str, dst: &mut Slots<u8>) -> (usize, usize) {

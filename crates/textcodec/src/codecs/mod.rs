@@ -172,6 +172,18 @@ pub(crate) trait EncodeKernel: Copy {
         encode_bulk_from_utf8(self, src, dst)
     }
 
+    /// As [`EncodeKernel::fast`] over bytes that may not be UTF-8 (`io::EncodeWriter`'s
+    /// input): also stops before a malformed sequence or one cut by the end of `src`. The
+    /// default folds the check into the generic loop (one pass: ASCII runs need none, each
+    /// other character is checked as it is decoded); kernels whose `fast` is a faster loop
+    /// of their own validate first and run it ([`validated_fast`]). Only `io` (feature
+    /// `std`) has such input.
+    #[cfg(feature = "std")]
+    #[inline]
+    fn fast_bytes(&mut self, src: &[u8], dst: &mut Slots<u8>) -> (usize, usize) {
+        encode_bulk_from_utf8_bytes(self, src, dst)
+    }
+
     /// As [`EncodeKernel::fast`] for UTF-16 input: stops before a lone surrogate or a
     /// leading surrogate at the end of `src` (the driver handles both); returns (units of
     /// `src` consumed, bytes written).
@@ -216,7 +228,50 @@ pub(crate) fn encode_bulk_from_utf8<K: EncodeKernel>(
     src: &str,
     dst: &mut Slots<u8>,
 ) -> (usize, usize) {
-    let bytes = src.as_bytes();
+    encode_bulk::<K, false>(kernel, src.as_bytes(), dst)
+}
+
+/// [`encode_bulk_from_utf8`] over bytes that may not be UTF-8: stops before a malformed
+/// sequence or one cut by the end of `bytes` (see [`EncodeKernel::fast_bytes`]).
+#[cfg(feature = "std")]
+#[inline(always)]
+pub(crate) fn encode_bulk_from_utf8_bytes<K: EncodeKernel>(
+    kernel: &mut K,
+    bytes: &[u8],
+    dst: &mut Slots<u8>,
+) -> (usize, usize) {
+    encode_bulk::<K, true>(kernel, bytes, dst)
+}
+
+/// A kernel's own `fast` loop over the valid UTF-8 prefix of `bytes` (the
+/// [`EncodeKernel::fast_bytes`] of kernels whose `fast` beats the generic loop).
+#[cfg(feature = "std")]
+#[inline]
+pub(crate) fn validated_fast<K: EncodeKernel>(
+    kernel: &mut K,
+    bytes: &[u8],
+    dst: &mut Slots<u8>,
+) -> (usize, usize) {
+    // No more input than `dst` can take (every character takes at least one byte, and
+    // at most four of input): the validation does not run far past what is encoded.
+    let bound = bytes.len().min(dst.len().saturating_mul(4));
+    kernel.fast(
+        crate::simd::valid_utf8_prefix(bytes.get(..bound).unwrap_or_default()),
+        dst,
+    )
+}
+
+/// The loop of [`encode_bulk_from_utf8`] (`CHECKED` false: `bytes` are a `&str`'s) and
+/// [`encode_bulk_from_utf8_bytes`] (`CHECKED`: any bytes).
+#[inline(always)]
+// Bounds as in `encode_bulk_from_utf8`; with `CHECKED`, `read` advances only over ASCII
+// bytes or whole sequences `utf8_char_checked` found inside `bytes`.
+#[allow(clippy::indexing_slicing, clippy::arithmetic_side_effects)]
+fn encode_bulk<K: EncodeKernel, const CHECKED: bool>(
+    kernel: &mut K,
+    bytes: &[u8],
+    dst: &mut Slots<u8>,
+) -> (usize, usize) {
     let (mut read, mut written) = (0, 0);
     while let Some(&byte) = bytes.get(read) {
         if K::ASCII_IS_IDENTITY && byte < 0x80 {
@@ -239,8 +294,16 @@ pub(crate) fn encode_bulk_from_utf8<K: EncodeKernel>(
             }
             continue;
         }
-        let Some((r, w)) = encode_one_from_utf8(kernel, bytes, read, dst, written) else {
-            break; // unmappable (the driver applies the error mode), or no room
+        let step = if CHECKED {
+            utf8_char_checked(bytes, read)
+                .and_then(|(c, len)| encode_one(kernel, c, len, read, dst, written))
+        } else {
+            encode_one_from_utf8(kernel, bytes, read, dst, written)
+        };
+        // Unmappable (the driver applies the error mode), no room, or (`CHECKED`) not
+        // UTF-8 at `read`.
+        let Some((r, w)) = step else {
+            break;
         };
         read = r;
         written = w;
@@ -261,6 +324,20 @@ pub(crate) fn encode_one_from_utf8<K: EncodeKernel>(
     written: usize,
 ) -> Option<(usize, usize)> {
     let (c, len) = utf8_char_at(bytes, read);
+    encode_one(kernel, c, len, read, dst, written)
+}
+
+/// Encodes `c`, found at `read` and `len` bytes long, into `dst[written..]`; as
+/// [`encode_one_from_utf8`].
+#[inline(always)]
+fn encode_one<K: EncodeKernel>(
+    kernel: &mut K,
+    c: char,
+    len: usize,
+    read: usize,
+    dst: &mut Slots<u8>,
+    written: usize,
+) -> Option<(usize, usize)> {
     let mut next = *kernel;
     let Encoded::Bytes(out, n) = next.encode_char(c) else {
         return None;
@@ -269,6 +346,52 @@ pub(crate) fn encode_one_from_utf8<K: EncodeKernel>(
     *kernel = next;
     // `read + len` is within `bytes` (a whole character starts at `read`).
     Some((read.saturating_add(len), written))
+}
+
+/// The character starting at `bytes[i]` and its length, if a whole well-formed UTF-8
+/// sequence starts there (Unicode's Table 3-7: no overlong form, no surrogate, nothing past
+/// U+10FFFF — what the Encoding Standard's UTF-8 decoder accepts); `None` for a malformed
+/// sequence, one cut by the end of `bytes`, or `i` past the end.
+#[inline(always)]
+// Bounds: every index is below the length of the slice `get` returned.
+#[allow(clippy::indexing_slicing)]
+pub(crate) fn utf8_char_checked(bytes: &[u8], i: usize) -> Option<(char, usize)> {
+    // A continuation byte (0x80..=0xBF) is below -64 as an `i8`. The checks are one
+    // combined test per length, not a branch per byte: this runs once per non-ASCII
+    // character of `io::EncodeWriter`'s input.
+    let cont = |b: u8| (b as i8) < -64;
+    let low = |b: u8| u32::from(b & 0x3F);
+    let lead = *bytes.get(i)?;
+    let lead32 = u32::from(lead);
+    match lead {
+        0x00..=0x7F => Some((char::from(lead), 1)),
+        0xC2..=0xDF => {
+            let s = bytes.get(i..i.checked_add(2)?)?;
+            if !cont(s[1]) {
+                return None;
+            }
+            Some((char::from_u32(((lead32 & 0x1F) << 6) | low(s[1]))?, 2))
+        }
+        0xE0..=0xEF => {
+            let s = bytes.get(i..i.checked_add(3)?)?;
+            let cp = ((lead32 & 0x0F) << 12) | (low(s[1]) << 6) | low(s[2]);
+            // Overlong forms are below U+0800; `from_u32` rejects surrogates.
+            if !(cont(s[1]) & cont(s[2]) & (cp >= 0x800)) {
+                return None;
+            }
+            Some((char::from_u32(cp)?, 3))
+        }
+        0xF0..=0xF4 => {
+            let s = bytes.get(i..i.checked_add(4)?)?;
+            let cp = ((lead32 & 0x07) << 18) | (low(s[1]) << 12) | (low(s[2]) << 6) | low(s[3]);
+            // Overlong forms are below U+10000; `from_u32` rejects what is past U+10FFFF.
+            if !(cont(s[1]) & cont(s[2]) & cont(s[3]) & (cp >= 0x1_0000)) {
+                return None;
+            }
+            Some((char::from_u32(cp)?, 4))
+        }
+        _ => None,
+    }
 }
 
 /// The character starting at `bytes[i]` of a `&str`'s bytes, and its length. The input is
@@ -507,9 +630,50 @@ pub(crate) fn fast_multi_byte<S: Sink>(
 }
 
 #[cfg(test)]
-#[allow(clippy::indexing_slicing)]
+#[allow(clippy::indexing_slicing, clippy::unwrap_used)]
 mod tests {
-    use super::at_most_two_non_ascii_in_16;
+    use super::{at_most_two_non_ascii_in_16, utf8_char_checked};
+
+    /// The checked decoding step against the standard library's validator: every lead
+    /// byte followed by continuation bytes at every range edge (and non-continuations),
+    /// whole and cut short, at the start and after another character.
+    #[test]
+    fn utf8_char_checked_matches_std() {
+        const EDGES: [u8; 12] = [
+            0x00, 0x41, 0x7F, 0x80, 0x8F, 0x90, 0x9F, 0xA0, 0xBF, 0xC0, 0xC2, 0xFF,
+        ];
+        let mut seen = 0usize;
+        for lead in 0..=255u8 {
+            for &b1 in &EDGES {
+                for &b2 in &EDGES {
+                    for &b3 in &EDGES {
+                        let whole = [lead, b1, b2, b3];
+                        for len in 0..=4 {
+                            for prefix in [&b""[..], "é".as_bytes()] {
+                                let mut bytes = prefix.to_vec();
+                                bytes.extend_from_slice(&whole[..len]);
+                                let at = prefix.len();
+                                // std: the first character of what validates after `at`.
+                                let valid = match core::str::from_utf8(&bytes[at..]) {
+                                    Ok(s) => s,
+                                    Err(e) => {
+                                        core::str::from_utf8(&bytes[at..at + e.valid_up_to()])
+                                            .unwrap()
+                                    }
+                                };
+                                let want = valid.chars().next().map(|c| (c, c.len_utf8()));
+                                assert_eq!(utf8_char_checked(&bytes, at), want, "{bytes:02X?}");
+                                seen += usize::from(want.is_some_and(|(_, n)| n == 4));
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        assert!(seen > 0);
+        assert_eq!(utf8_char_checked(b"ab", 2), None);
+        assert_eq!(utf8_char_checked(b"ab", usize::MAX), None);
+    }
 
     /// The bit trick against counting, for every placement of up to four non-ASCII bytes
     /// among 16, and for short blocks.

@@ -96,6 +96,17 @@ impl EncodeKernel for SingleByteEncoder {
     fn fast(&mut self, src: &str, dst: &mut Slots<u8>) -> (usize, usize) {
         super::encode_bulk_from_utf8(self, src, dst)
     }
+    /// The hot-pair kernel after validating where the CPU has one; elsewhere the generic
+    /// loop checking as it goes (the trait's default).
+    #[cfg(all(feature = "std", not(feature = "compact")))]
+    #[inline]
+    fn fast_bytes(&mut self, src: &[u8], dst: &mut Slots<u8>) -> (usize, usize) {
+        if crate::simd::byte_map::has_encode_kernel() {
+            super::validated_fast(self, src, dst)
+        } else {
+            super::encode_bulk_from_utf8_bytes(self, src, dst)
+        }
+    }
     #[cfg(not(feature = "compact"))]
     #[inline]
     fn fast(&mut self, src: &str, dst: &mut Slots<u8>) -> (usize, usize) {

@@ -173,6 +173,13 @@ impl EncodeKernel for Utf16Encoder {
         Encoded::Bytes(bytes, len)
     }
 
+    /// Its own loop after validating (see [`EncodeKernel::fast_bytes`]).
+    #[cfg(feature = "std")]
+    #[inline]
+    fn fast_bytes(&mut self, src: &[u8], dst: &mut Slots<u8>) -> (usize, usize) {
+        super::validated_fast(self, src, dst)
+    }
+
     /// Through the UTF-8 → UTF-16 kernel of the level (the decoders' own), a stack buffer
     /// of units at a time, then each unit's two bytes in the encoder's order: every
     /// character is encodable, so this stops only for room (the driver encodes a last

@@ -146,6 +146,13 @@ impl EncodeKernel for Utf8Encoder {
         Encoded::Bytes(u64::from_le_bytes(bytes), n as u8)
     }
 
+    /// Its own loop after validating (see [`EncodeKernel::fast_bytes`]).
+    #[cfg(feature = "std")]
+    #[inline]
+    fn fast_bytes(&mut self, src: &[u8], dst: &mut Slots<u8>) -> (usize, usize) {
+        super::validated_fast(self, src, dst)
+    }
+
     #[inline]
     fn fast(&mut self, src: &str, dst: &mut Slots<u8>) -> (usize, usize) {
         let mut n = src.len().min(dst.len());

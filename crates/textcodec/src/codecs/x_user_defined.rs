@@ -99,6 +99,13 @@ impl EncodeKernel for XUserDefinedEncoder {
         }
     }
 
+    /// Its own loop after validating (see [`EncodeKernel::fast_bytes`]).
+    #[cfg(feature = "std")]
+    #[inline]
+    fn fast_bytes(&mut self, src: &[u8], dst: &mut Slots<u8>) -> (usize, usize) {
+        super::validated_fast(self, src, dst)
+    }
+
     /// Step 3 straight from the UTF-8 bytes: U+F780..=U+F7FF is EF 9E 80..=EF 9F BF, and
     /// its byte is 0x80 + the low 7 bits of the code point.
     #[inline]

@@ -21,6 +21,12 @@ use crate::{EncodeStatus, Encoder, Encoding, Unmappable};
 /// the end-of-stream escape (3), rounded up.
 const MIN_ROOM: usize = 32;
 
+/// The encoding writers' default output buffer. Larger than the readers' (16 KiB): a
+/// mostly-ASCII windows-1252 text encodes at 3–6 GB/s, where each output buffer's copy
+/// into the inner writer is a visible share; measured on a 2 MB text into a `Vec`, writer
+/// over one-shot throughput was 0.80× with 16 KiB and 0.85–0.88× with 64 KiB.
+pub(crate) const ENCODE_CAPACITY: usize = 64 * 1024;
+
 /// What went wrong while encoding text written to an [`EncodeWriter`] (or read through a
 /// [`TranscodeReader`](super::TranscodeReader)): the inner error of an
 /// [`io::ErrorKind::InvalidData`] error.
@@ -263,39 +269,64 @@ impl EncodeCore {
                     window = window.saturating_sub(1);
                 }
             }
-            let text = crate::simd::valid_utf8_prefix(rest.get(..window).unwrap_or_default());
-            if text.is_empty() {
-                match invalid_prefix(rest) {
-                    None if rest.len() < 4 => {
-                        // A sequence cut by the end of this write: keep it for the next.
-                        self.partial
-                            .iter_mut()
-                            .zip(rest)
-                            .for_each(|(to, &from)| *to = from);
-                        self.partial_len = rest.len();
-                        self.position = self.position.saturating_add(rest.len() as u64);
-                        return Ok(buf.len());
-                    }
-                    _ if taken > 0 => break,
-                    bad => {
-                        let len = bad.unwrap_or(1).min(3);
-                        let mut bytes = [0u8; 4];
-                        bytes
-                            .iter_mut()
-                            .zip(rest.get(..len).unwrap_or_default())
-                            .for_each(|(to, &from)| *to = from);
-                        return Err(
-                            self.error(ErrorKind::InvalidUtf8(bytes, len as u8), self.position)
-                        );
-                    }
+            // Encodes the window's whole characters up to the first malformed or cut
+            // sequence, validating as it goes (one pass over the bytes).
+            let dst = self.out.get_mut(self.out_end..).unwrap_or_default();
+            let r = self
+                .encoder
+                .encode_from_maybe_utf8(rest.get(..window).unwrap_or_default(), dst);
+            self.out_end = self.out_end.saturating_add(r.written).min(self.out.len());
+            let mut read = r.read;
+            if let EncodeStatus::Unmappable(u) = r.status {
+                // The character is not taken: `read` stops before it (its bytes may be
+                // offered again, and are rejected again). What the encoder wrote before
+                // rejecting it (ISO-2022-JP's return to ASCII) is the Standard's output
+                // before the error.
+                read = read.saturating_sub(u.character().len_utf8());
+                if read == 0 {
+                    return Err(EncodeError::unmappable_at(
+                        u,
+                        self.position,
+                        self.encoder.encoding(),
+                    )
+                    .into());
                 }
             }
-            match self.encode(text) {
+            if read > 0 {
+                self.position = self.position.saturating_add(read as u64);
+                taken = taken.saturating_add(read);
+                if matches!(r.status, EncodeStatus::Unmappable(_)) {
+                    break; // the error comes with the next call
+                }
+                continue;
+            }
+            if r.status == EncodeStatus::OutputFull {
                 // (Cannot happen with `MIN_ROOM` free; stops a loop if it did.)
-                Ok(0) => break,
-                Ok(n) => taken = taken.saturating_add(n),
-                Err(_) if taken > 0 => break,
-                Err(e) => return Err(e),
+                break;
+            }
+            // Nothing taken: `rest` starts with a sequence that is malformed or cut by the
+            // end of this write.
+            match invalid_prefix(rest) {
+                None if rest.len() < 4 => {
+                    // A sequence cut by the end of this write: keep it for the next.
+                    self.partial
+                        .iter_mut()
+                        .zip(rest)
+                        .for_each(|(to, &from)| *to = from);
+                    self.partial_len = rest.len();
+                    self.position = self.position.saturating_add(rest.len() as u64);
+                    return Ok(buf.len());
+                }
+                _ if taken > 0 => break,
+                bad => {
+                    let len = bad.unwrap_or(1).min(3);
+                    let mut bytes = [0u8; 4];
+                    bytes
+                        .iter_mut()
+                        .zip(rest.get(..len).unwrap_or_default())
+                        .for_each(|(to, &from)| *to = from);
+                    return Err(self.error(ErrorKind::InvalidUtf8(bytes, len as u8), self.position));
+                }
             }
         }
         Ok(taken)
@@ -411,7 +442,7 @@ impl EncodeCore {
 ///   [`EncodeError`] names the character and its offset in the text; the text before it
 ///   is written, nothing after it. The writer stays usable: a write that skips the
 ///   character goes on (ISO-2022-JP included: the encoder's state is consistent).
-/// * Output is buffered (16 KiB by default): [`Write::flush`] writes it and flushes `W`,
+/// * Output is buffered (64 KiB by default): [`Write::flush`] writes it and flushes `W`,
 ///   but does not end the stream. [`EncodeWriter::finish`] ends it: it writes the
 ///   encoder's final bytes (ISO-2022-JP returns to ASCII with `ESC ( B`), flushes, and
 ///   returns `W`; it fails if the text ends inside a UTF-8 sequence.
@@ -442,9 +473,9 @@ pub struct EncodeWriter<W: Write> {
 }
 
 impl<W: Write> EncodeWriter<W> {
-    /// Wraps `inner` with a 16 KiB output buffer.
+    /// Wraps `inner` with a 64 KiB output buffer.
     pub fn new(inner: W, encoder: Encoder) -> Self {
-        Self::with_capacity(super::decode::DEFAULT_CAPACITY, inner, encoder)
+        Self::with_capacity(ENCODE_CAPACITY, inner, encoder)
     }
 
     /// Wraps `inner` with an output buffer of `capacity` bytes (at least 64).

@@ -53,6 +53,7 @@ use ::tokio::io::{AsyncBufRead, AsyncRead, AsyncWrite, ReadBuf};
 
 use crate::io::decode::{DecodeCore, Step, DEFAULT_CAPACITY};
 use crate::io::encode::EncodeCore;
+use crate::io::encode::ENCODE_CAPACITY;
 use crate::io::poll;
 use crate::{Decoder, Encoder, Encoding};
 
@@ -223,9 +224,9 @@ pin_project_lite::pin_project! {
 }
 
 impl<W: AsyncWrite> EncodeWriter<W> {
-    /// Wraps `inner` with a 16 KiB output buffer.
+    /// Wraps `inner` with a 64 KiB output buffer.
     pub fn new(inner: W, encoder: Encoder) -> Self {
-        Self::with_capacity(DEFAULT_CAPACITY, inner, encoder)
+        Self::with_capacity(ENCODE_CAPACITY, inner, encoder)
     }
 
     /// Wraps `inner` with an output buffer of `capacity` bytes (at least 64).
