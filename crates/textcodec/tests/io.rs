@@ -631,6 +631,37 @@ fn transcode_reader_fatal_errors() {
     assert_eq!(out, b"caf\xE9  ok");
 }
 
+/// To UTF-8, transcoding is decoding (the reader takes the decoder's direct path): the
+/// same text and fatal errors, at the same offsets, as `DecodeReader`, for reads of any
+/// size, a BOM that switches the encoding included; the stream stays ended.
+#[test]
+fn transcode_reader_to_utf8_reads_as_decode_reader() {
+    let cases: [(&[u8], Encoding); 3] = [
+        (b"ab\x82\x22cd\xFF\x88\x9F", Encoding::ShiftJis),
+        (
+            b"\xEF\xBB\xBFok \xC3\xA9 \xED\xA0\x80 \xE2\x98",
+            Encoding::Windows1252,
+        ),
+        (b"\xFF\xFEa\0\x00\xD8b\0", Encoding::Utf8),
+    ];
+    for (bytes, e) in cases {
+        for size in [1, 2, 3, 4, 5, 64] {
+            let mut decode = DecodeReader::new(bytes, fatal(e));
+            let want = read_past_errors(&mut decode, size);
+            let utf8 = Encoder::new(Encoding::Utf8, EncodeErrorMode::Fatal).unwrap();
+            let mut transcode = TranscodeReader::new(bytes, fatal(e), utf8);
+            assert_eq!(
+                read_past_errors(&mut transcode, size),
+                want,
+                "{e:?} reads of {size}"
+            );
+            assert!(!want.1.is_empty(), "{e:?}: the case has errors");
+            assert_eq!(transcode.source_encoding(), decode.encoding());
+            assert_eq!(transcode.read(&mut [0; 8]).unwrap(), 0);
+        }
+    }
+}
+
 /// A stream of `len` bytes of a repeated pattern, generated on the fly.
 struct Pattern {
     pattern: Vec<u8>,

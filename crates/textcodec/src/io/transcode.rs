@@ -16,7 +16,7 @@ use std::vec;
 
 use super::decode::{DecodeCore, Step, DEFAULT_CAPACITY};
 use super::encode::EncodeError;
-use crate::{Decoder, EncodeStatus, Encoder};
+use crate::{Decoder, EncodeStatus, Encoder, Encoding};
 
 /// Reads to fill a `dst` at least this large are encoded into it directly; smaller ones go
 /// through the output buffer (one character can take 11 bytes, plus 3 for the end).
@@ -145,6 +145,32 @@ impl<R: Read> TranscodeReader<R> {
         }
     }
 
+    /// A UTF-8 encoder encodes every character as the decoder wrote it and has no final
+    /// bytes, so transcoding to UTF-8 is decoding: straight into `dst` (through the
+    /// decoder's own text buffer for reads too small for a character), without this
+    /// reader's text buffer and the encoder's copy of it.
+    fn read_utf8(&mut self, dst: &mut [u8]) -> io::Result<usize> {
+        if self.ended {
+            return Ok(0);
+        }
+        loop {
+            match self.source.read_into(dst)? {
+                Step::Ready(n) => {
+                    self.text_position = self.text_position.saturating_add(n as u64);
+                    return Ok(n);
+                }
+                Step::End => {
+                    self.ended = true;
+                    return Ok(0);
+                }
+                Step::NeedInput => {
+                    let n = self.inner.read(self.source.input_space())?;
+                    self.source.input_filled(n)?;
+                }
+            }
+        }
+    }
+
     /// Encodes pending text (or, at the end, the encoder's final bytes) into `dst`; returns
     /// the bytes written, which may be 0 when the text buffer is empty.
     fn encode_into(&mut self, dst: &mut [u8], last: bool) -> io::Result<usize> {
@@ -178,6 +204,9 @@ impl<R: Read> Read for TranscodeReader<R> {
     fn read(&mut self, dst: &mut [u8]) -> io::Result<usize> {
         if dst.is_empty() {
             return Ok(0);
+        }
+        if self.encoder.encoding() == Encoding::Utf8 {
+            return self.read_utf8(dst);
         }
         loop {
             let buffered = self.out.get(self.out_start..self.out_end);
