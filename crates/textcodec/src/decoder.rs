@@ -626,6 +626,34 @@ impl Decoder {
         taken
     }
 
+    /// Whether valid UTF-8 starting with the byte `first` would come out of this decoder
+    /// as it is, with no state of the decoder involved: a UTF-8 decoder holding no bytes,
+    /// the BOM question decided (or decided by `first`). `io::TranscodeReader` then encodes
+    /// such input without decoding it, and reports it with [`Decoder::passed_through`].
+    #[cfg(feature = "std")]
+    pub(crate) fn passes_through(&self, first: u8) -> bool {
+        let Kernel::Utf8(kernel) = &self.kernel else {
+            return false;
+        };
+        let bom_decided = match self.bom {
+            BomState::Done => true,
+            // As in `push_valid_utf8`: 0xFE and 0xFF never begin valid UTF-8.
+            BomState::Looking { len: 0, .. } => first != 0xEF,
+            BomState::Looking { .. } => false,
+        };
+        bom_decided && self.is_idle_utf8(kernel)
+    }
+
+    /// Records `n` bytes of valid UTF-8 used as they are, after [`Decoder::passes_through`]
+    /// said they would decode to themselves: the stream offset moves past them.
+    #[cfg(feature = "std")]
+    pub(crate) fn passed_through(&mut self, n: usize) {
+        if n > 0 {
+            self.bom = BomState::Done;
+            self.queue.pos = self.queue.pos.saturating_add(n as u64);
+        }
+    }
+
     /// Whether a UTF-8 decoder holds no bytes: no partial character, nothing to replay.
     fn is_idle_utf8(&self, kernel: &Utf8Decoder) -> bool {
         kernel.is_idle() && self.queue.replay_len == 0 && self.queue.seq_len == 0

@@ -8,7 +8,8 @@ use std::io::{self, BufRead, Read, Write};
 use proptest::prelude::*;
 use textcodec::io::{DecodeBufReader, DecodeReader, EncodeError, EncodeWriter, TranscodeReader};
 use textcodec::{
-    DecodeErrorMode, Decoder, DecoderOptions, EncodeErrorMode, Encoder, Encoding, MalformedSequence,
+    DecodeErrorMode, Decoder, DecoderOptions, EncodeErrorMode, EncodeStatus, Encoder, Encoding,
+    MalformedSequence,
 };
 
 /// Text with something for every encoding (and much that most lack: html mode writes it).
@@ -872,6 +873,104 @@ proptest! {
         }
         // (After a failed `try_finish`, `finish` drops the cut character.)
         prop_assert_eq!(w.finish().unwrap(), encode_html(valid, e));
+    }
+
+    /// UTF-8 input that is not all valid (malformed and cut sequences, BOMs) transcodes
+    /// like decode-then-encode, in any split: the reader passes valid input to the encoder
+    /// without decoding it and the decoder takes the rest. In fatal mode (decoder and
+    /// encoder), the text and the errors, with their offsets, are those of reading the
+    /// decoded text through a fatal `DecodeReader` and encoding it.
+    #[test]
+    fn transcode_reader_from_any_utf8_bytes(
+        to in 0..40usize,
+        bom in 0..4usize,
+        pieces in proptest::collection::vec(
+            proptest::prop_oneof![
+                proptest::sample::select(SAMPLE.chars().collect::<Vec<_>>())
+                    .prop_map(|c| c.to_string().into_bytes()),
+                proptest::collection::vec(proptest::sample::select(vec![
+                    0x80u8, 0xBF, 0xC2, 0xE0, 0xE3, 0xED, 0xF0, 0xF4, 0xFF, 0x81, 0xA0,
+                ]), 1..4),
+            ],
+            0..60,
+        ),
+        inner_sizes in proptest::collection::vec(1..100usize, 1..6),
+        read_sizes in proptest::collection::vec(1..40usize, 1..6),
+        capacity in 1..100usize,
+        fatal_mode in proptest::bool::ANY,
+    ) {
+        let to = Encoding::all()[to];
+        prop_assume!(to != Encoding::Replacement);
+        let mut bytes: Vec<u8> = [&b""[..], b"\xEF\xBB\xBF", b"\xFF\xFE", b"\xEF\xBB"][bom].to_vec();
+        bytes.extend(pieces.concat());
+        let decoder = || if fatal_mode { fatal(Encoding::Utf8) } else { Decoder::new(Encoding::Utf8) };
+        let mode = if fatal_mode { EncodeErrorMode::Fatal } else { EncodeErrorMode::Html };
+        let inner = Chunked::new(&bytes, &inner_sizes, true);
+        let encoder = Encoder::new(to, mode).unwrap();
+        let mut r = TranscodeReader::with_capacity(capacity, inner, decoder(), encoder);
+        if !fatal_mode {
+            let (got, err) = read_all(&mut r, &read_sizes);
+            prop_assert!(err.is_none());
+            prop_assert_eq!(got, transcode_one_shot(&bytes, Encoding::Utf8, to));
+            return Ok(());
+        }
+        // Fatal: each error's kind and offset, and the bytes between them.
+        let mut want = Vec::new();
+        let mut want_errors = Vec::new();
+        let mut decode = DecodeReader::new(&bytes[..], decoder());
+        let mut text_offset = 0u64;
+        let mut encoder = Encoder::new(to, EncodeErrorMode::Fatal).unwrap();
+        loop {
+            let mut buf = [0u8; 4096];
+            match decode.read(&mut buf) {
+                Ok(0) => break,
+                Ok(n) => {
+                    let mut text = std::str::from_utf8(&buf[..n]).unwrap();
+                    loop {
+                        let mut out = vec![0; text.len() * 12 + 8];
+                        let res = encoder.encode_from_utf8(text, &mut out, false);
+                        want.extend_from_slice(&out[..res.written]);
+                        text_offset += res.read as u64;
+                        match res.status {
+                            EncodeStatus::Unmappable(u) => {
+                                want_errors.push((false, text_offset - u.character().len_utf8() as u64));
+                                text = &text[res.read..];
+                            }
+                            _ => break,
+                        }
+                    }
+                }
+                Err(e) => {
+                    let m = e.get_ref().unwrap().downcast_ref::<MalformedSequence>().unwrap();
+                    want_errors.push((true, m.offset()));
+                }
+            }
+        }
+        let mut end = vec![0; 16];
+        let res = encoder.encode_from_utf8("", &mut end, true);
+        want.extend_from_slice(&end[..res.written]);
+        let mut got = Vec::new();
+        let mut got_errors = Vec::new();
+        let mut turn = 0;
+        loop {
+            let mut buf = vec![0; read_sizes[turn % read_sizes.len()]];
+            turn += 1;
+            match r.read(&mut buf) {
+                Ok(0) => break,
+                Ok(n) => got.extend_from_slice(&buf[..n]),
+                Err(e) if matches!(e.kind(), io::ErrorKind::Interrupted | io::ErrorKind::WouldBlock) => {}
+                Err(e) => {
+                    let inner = e.get_ref().unwrap();
+                    if let Some(m) = inner.downcast_ref::<MalformedSequence>() {
+                        got_errors.push((true, m.offset()));
+                    } else {
+                        got_errors.push((false, inner.downcast_ref::<EncodeError>().unwrap().offset()));
+                    }
+                }
+            }
+        }
+        prop_assert_eq!(got, want);
+        prop_assert_eq!(got_errors, want_errors);
     }
 
     /// Transcoding with any split equals decode-then-encode.

@@ -280,16 +280,39 @@ impl<I: Input> DecodeCore<I> {
     }
 
     /// Decodes into `dst`, a `str` buffer of at least [`MIN_TEXT`] bytes, from the input
-    /// only (callers do not mix this with the text buffer).
-    pub(crate) fn read_into_str(&mut self, dst: &mut str) -> io::Result<Step> {
-        match self
-            .source
-            .decode_with(|d, src, last| d.decode_to_str(src, dst, last))?
-        {
+    /// only (callers do not mix this with the text buffer), at most `max_input` bytes of
+    /// it per decoder call.
+    pub(crate) fn read_into_str(&mut self, dst: &mut str, max_input: usize) -> io::Result<Step> {
+        match self.source.decode_with(|d, src, last| {
+            // (`last` comes with no input left: nothing is cut from it then.)
+            let src = src.get(..max_input.min(src.len())).unwrap_or_default();
+            d.decode_to_str(src, dst, last)
+        })? {
             Decoded::Wrote(n) => Ok(Step::Ready(n)),
             Decoded::End | Decoded::TooSmall => Ok(Step::End),
             Decoded::NeedInput => Ok(Step::NeedInput),
         }
+    }
+
+    /// The pending input when it is UTF-8 the decoder would pass through as it is
+    /// ([`Decoder::passes_through`]), nothing else waits (text, an error) and the stream is
+    /// not over; `None` otherwise, and when the input buffer is empty. A prefix of it that
+    /// is used goes to [`DecodeCore::passed_through`].
+    pub(crate) fn pass_through_input(&mut self) -> io::Result<Option<&[u8]>> {
+        let source = &mut self.source;
+        if source.error.is_some() || source.done || self.text_start < self.text_end {
+            return Ok(None);
+        }
+        Ok(source.input.pending()?.and_then(|(pending, _)| {
+            let first = *pending.first()?;
+            source.decoder.passes_through(first).then_some(pending)
+        }))
+    }
+
+    /// Marks the first `n` bytes of [`DecodeCore::pass_through_input`] used.
+    pub(crate) fn passed_through(&mut self, n: usize) {
+        self.source.input.consume(n);
+        self.source.decoder.passed_through(n);
     }
 
     /// Makes sure the text buffer holds something, unless the stream is over or input is

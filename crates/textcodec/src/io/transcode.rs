@@ -16,11 +16,14 @@ use std::vec;
 
 use super::decode::{DecodeCore, Step, DEFAULT_CAPACITY};
 use super::encode::EncodeError;
-use crate::{Decoder, EncodeStatus, Encoder, Encoding};
+use crate::{Decoder, EncodeResult, EncodeStatus, Encoder, Encoding};
 
 /// Reads to fill a `dst` at least this large are encoded into it directly; smaller ones go
 /// through the output buffer (one character can take 11 bytes, plus 3 for the end).
 const DIRECT: usize = 16;
+
+/// The most input the UTF-8 decoder is given at a time (see `decode_more`).
+const PASS_THROUGH_SLICE: usize = 64;
 
 /// Reads bytes in one encoding from `R` and yields them in another: a [`Decoder`] into a
 /// UTF-8 text buffer, an [`Encoder`] from it. Memory is bounded by the three buffers
@@ -127,22 +130,61 @@ impl<R: Read> TranscodeReader<R> {
         self.inner
     }
 
-    /// Decodes the next chunk of text; `false` at the end of the stream.
+    /// Decodes the next chunk of text, or reads more input; `false` at the end of the
+    /// stream. The UTF-8 decoder takes a few bytes at a time: it is called only where the
+    /// input cannot be passed through ([`TranscodeReader::pass_through`]: a BOM, a
+    /// malformed sequence, a character cut by the end of the input buffer), and hands back
+    /// as soon as it has.
     fn decode_more(&mut self) -> io::Result<bool> {
-        loop {
-            match self.source.read_into_str(self.text.as_mut_str())? {
-                Step::Ready(n) => {
-                    self.text_start = 0;
-                    self.text_end = n.min(self.text.len());
-                    return Ok(true);
-                }
-                Step::End => return Ok(false),
-                Step::NeedInput => {
-                    let n = self.inner.read(self.source.input_space())?;
-                    self.source.input_filled(n)?;
-                }
+        let max_input = if self.source.decoder().encoding() == Encoding::Utf8 {
+            PASS_THROUGH_SLICE
+        } else {
+            usize::MAX
+        };
+        match self
+            .source
+            .read_into_str(self.text.as_mut_str(), max_input)?
+        {
+            Step::Ready(n) => {
+                self.text_start = 0;
+                self.text_end = n.min(self.text.len());
+                Ok(true)
+            }
+            Step::End => Ok(false),
+            Step::NeedInput => {
+                let n = self.inner.read(self.source.input_space())?;
+                self.source.input_filled(n)?;
+                Ok(true)
             }
         }
+    }
+
+    /// From UTF-8 input, valid characters encode straight from the input buffer
+    /// ([`Encoder::encode_from_maybe_utf8`], validating as it encodes), without the
+    /// decoder and the text buffer; the decoder takes over where the input is not plain
+    /// valid UTF-8. Returns `None` when the input cannot be passed through now, else the
+    /// bytes written to `dst` (0: they went to the output buffer, for a small `dst`).
+    fn pass_through(&mut self, dst: &mut [u8]) -> io::Result<Option<usize>> {
+        let Some(input) = self.source.pass_through_input()? else {
+            return Ok(None);
+        };
+        let small = dst.len() < DIRECT;
+        let mut out = core::mem::take(&mut self.out);
+        let target = if small { &mut out[..] } else { dst };
+        let r = self.encoder.encode_from_maybe_utf8(input, target);
+        self.out = out;
+        if r.read == 0 {
+            // A malformed or cut sequence first: the decoder's.
+            return Ok(None);
+        }
+        self.source.passed_through(r.read);
+        let written = self.encoded(r, false)?;
+        if small {
+            self.out_start = 0;
+            self.out_end = written.min(self.out.len());
+            return Ok(Some(0));
+        }
+        Ok(Some(written))
     }
 
     /// A UTF-8 encoder encodes every character as the decoder wrote it and has no final
@@ -180,6 +222,12 @@ impl<R: Read> TranscodeReader<R> {
             .unwrap_or_default();
         let r = self.encoder.encode_from_utf8(text, dst, last);
         self.text_start = self.text_start.saturating_add(r.read).min(self.text_end);
+        self.encoded(r, last)
+    }
+
+    /// Accounts for an encoder call over `r.read` bytes of text; returns the bytes it wrote
+    /// or its error.
+    fn encoded(&mut self, r: EncodeResult, last: bool) -> io::Result<usize> {
         self.text_position = self.text_position.saturating_add(r.read as u64);
         match r.status {
             EncodeStatus::Unmappable(u) => {
@@ -223,6 +271,13 @@ impl<R: Read> Read for TranscodeReader<R> {
             }
             if self.ended {
                 return Ok(0);
+            }
+            if self.text_start == self.text_end {
+                match self.pass_through(dst)? {
+                    Some(0) => continue,
+                    Some(written) => return Ok(written),
+                    None => {}
+                }
             }
             let last = self.text_start == self.text_end && !self.decode_more()?;
             let written = if dst.len() >= DIRECT {
