@@ -626,19 +626,20 @@ impl Decoder {
         taken
     }
 
-    /// Whether valid UTF-8 starting with the byte `first` would come out of this decoder
-    /// as it is, with no state of the decoder involved: a UTF-8 decoder holding no bytes,
-    /// the BOM question decided (or decided by `first`). `io::TranscodeReader` then encodes
-    /// such input without decoding it, and reports it with [`Decoder::passed_through`].
+    /// Whether valid UTF-8 starting with the byte `first` (`None`: whatever comes) would
+    /// come out of this decoder as it is, with no state of the decoder involved: a UTF-8
+    /// decoder holding no bytes, the BOM question decided (or decided by `first`). The io
+    /// adapters then use such input without decoding it, and report it with
+    /// [`Decoder::passed_through`].
     #[cfg(feature = "std")]
-    pub(crate) fn passes_through(&self, first: u8) -> bool {
+    pub(crate) fn passes_through(&self, first: Option<u8>) -> bool {
         let Kernel::Utf8(kernel) = &self.kernel else {
             return false;
         };
         let bom_decided = match self.bom {
             BomState::Done => true,
             // As in `push_valid_utf8`: 0xFE and 0xFF never begin valid UTF-8.
-            BomState::Looking { len: 0, .. } => first != 0xEF,
+            BomState::Looking { len: 0, .. } => first.is_some_and(|b| b != 0xEF),
             BomState::Looking { .. } => false,
         };
         bom_decided && self.is_idle_utf8(kernel)

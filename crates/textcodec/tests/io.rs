@@ -973,6 +973,67 @@ proptest! {
         prop_assert_eq!(got_errors, want_errors);
     }
 
+    /// `read_to_string`/`read_to_end` over UTF-8 that is not all valid (malformed and cut
+    /// sequences, BOMs), after some small reads, from an inner reader that hands out any
+    /// piece sizes and fails with `WouldBlock` (retried by calling again) and
+    /// `Interrupted`: the text is the one-shot decode. (Replacement mode reads the rest of
+    /// the stream into the `String` and validates it there; this is its oracle.)
+    #[test]
+    fn decode_reader_read_to_string_from_any_utf8_bytes(
+        bom in 0..4usize,
+        pieces in proptest::collection::vec(
+            proptest::prop_oneof![
+                proptest::sample::select(SAMPLE.chars().collect::<Vec<_>>())
+                    .prop_map(|c| c.to_string().into_bytes()),
+                proptest::collection::vec(proptest::sample::select(vec![
+                    0x80u8, 0xBF, 0xC2, 0xE0, 0xE3, 0xED, 0xF0, 0xF4, 0xFF, 0x81, 0xA0,
+                ]), 1..4),
+            ],
+            0..60,
+        ),
+        inner_sizes in proptest::collection::vec(1..100usize, 1..6),
+        first_reads in proptest::collection::vec(1..6usize, 0..4),
+        capacity in 1..100usize,
+        to_end in proptest::bool::ANY,
+    ) {
+        let mut bytes: Vec<u8> = [&b""[..], b"\xEF\xBB\xBF", b"\xFF\xFE", b"\xEF\xBB"][bom].to_vec();
+        bytes.extend(pieces.concat());
+        let want = one_shot_decode(&bytes, &|| Decoder::new(Encoding::Utf8));
+        let inner = Chunked::new(&bytes, &inner_sizes, true);
+        let mut r = DecodeReader::with_capacity(capacity, inner, Decoder::new(Encoding::Utf8));
+        let mut got = Vec::new();
+        for size in first_reads {
+            let mut buf = vec![0; size];
+            match r.read(&mut buf) {
+                Ok(n) => got.extend_from_slice(&buf[..n]),
+                Err(e) => prop_assert!(matches!(e.kind(), io::ErrorKind::Interrupted | io::ErrorKind::WouldBlock)),
+            }
+        }
+        // What the small reads left of a split character comes first in `read_to_end`;
+        // `read_to_string` refuses it, as std's does for bytes that are not UTF-8.
+        let split = std::str::from_utf8(&got).is_err();
+        loop {
+            let result = if to_end {
+                r.read_to_end(&mut got)
+            } else {
+                let mut s = String::from_utf8(std::mem::take(&mut got)).unwrap_or_default();
+                let result = r.read_to_string(&mut s);
+                got = s.into_bytes();
+                if split {
+                    prop_assert!(result.is_err());
+                    return Ok(());
+                }
+                result
+            };
+            match result {
+                Ok(_) => break,
+                Err(e) => prop_assert!(matches!(e.kind(), io::ErrorKind::Interrupted | io::ErrorKind::WouldBlock), "{e}"),
+            }
+        }
+        prop_assert_eq!(String::from_utf8(got).unwrap(), want);
+        prop_assert_eq!(r.read(&mut [0; 8]).unwrap(), 0);
+    }
+
     /// Transcoding with any split equals decode-then-encode.
     #[test]
     fn transcode_reader_any_split(
