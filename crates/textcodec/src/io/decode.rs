@@ -239,35 +239,32 @@ impl DecodeCore<Buffer> {
         let before = dst.len();
         self.take_buffered_text(dst)?;
         loop {
-            let replacing =
-                self.source.decoder.options().error_mode == DecodeErrorMode::Replacement;
-            let utf8 = replacing && self.source.decoder.encoding() == Encoding::Utf8;
-            let idle = self.source.error.is_none()
-                && !self.source.done
-                && self.source.input.start == self.source.input.end
-                && !self.source.input.eof;
-            if utf8 && idle && self.source.decoder.passes_through(None) {
+            match self.append_to_string(dst) {
+                Ok(Step::End) => return Ok(dst.len().saturating_sub(before)),
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+                Err(e) => return Err(e),
+                Ok(_) => {}
+            }
+            // The input buffer is used up.
+            let decoder = &self.source.decoder;
+            let utf8 = decoder.options().error_mode == DecodeErrorMode::Replacement
+                && decoder.encoding() == Encoding::Utf8;
+            let settled = decoder.passes_through(None);
+            if utf8 && settled && self.source.error.is_none() && !self.source.done {
                 self.read_rest_as_utf8(inner, dst)?;
                 return Ok(dst.len().saturating_sub(before));
             }
-            match self.append_to_string(dst) {
-                Ok(Step::End) => return Ok(dst.len().saturating_sub(before)),
+            let space = self.input_space();
+            let take = if utf8 {
+                space.len().min(4)
+            } else {
+                space.len()
+            };
+            match inner.read(space.get_mut(..take).unwrap_or_default()) {
+                // As `Read::read_to_end` promises: an interrupted read is retried.
                 Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
                 Err(e) => return Err(e),
-                Ok(_) => {
-                    let space = self.input_space();
-                    let take = if utf8 {
-                        space.len().min(4)
-                    } else {
-                        space.len()
-                    };
-                    match inner.read(space.get_mut(..take).unwrap_or_default()) {
-                        // As `Read::read_to_end` promises: an interrupted read is retried.
-                        Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
-                        Err(e) => return Err(e),
-                        Ok(n) => self.input_filled(n)?,
-                    }
-                }
+                Ok(n) => self.input_filled(n)?,
             }
         }
     }
