@@ -632,6 +632,41 @@ fn transcode_reader_fatal_errors() {
     assert_eq!(out, b"caf\xE9  ok");
 }
 
+/// An inner reader that counts its `read` calls.
+struct CountingReads<'a>(&'a [u8], usize);
+
+impl Read for CountingReads<'_> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        self.1 += 1;
+        self.0.read(buf)
+    }
+}
+
+/// `read_to_string` of UTF-8 (replacement mode) settles the BOM question and any cut
+/// character with a few small reads, then reads the rest of the stream in few calls
+/// straight into the `String` (`read_to_end`) — not a few bytes at a time, as a first
+/// version did — and the same after earlier small reads left the input buffer part-used.
+#[test]
+fn decode_reader_read_to_string_reads_utf8_in_few_calls() {
+    let text = sample_text(1 << 20);
+    for (prefix, first_reads) in [(&b""[..], 0), (b"\xEF\xBB\xBF", 0), (b"", 3)] {
+        let mut bytes = prefix.to_vec();
+        bytes.extend_from_slice(text.as_bytes());
+        let mut inner = CountingReads(&bytes, 0);
+        let mut r = DecodeReader::new(&mut inner, Decoder::new(Encoding::Utf8));
+        let mut s = String::new();
+        for _ in 0..first_reads {
+            let mut buf = [0u8; 7];
+            let n = r.read(&mut buf).unwrap();
+            s.push_str(std::str::from_utf8(&buf[..n]).unwrap());
+        }
+        r.read_to_string(&mut s).unwrap();
+        drop(r);
+        assert_eq!(s, text);
+        assert!(inner.1 < 64, "{} reads of the inner reader", inner.1);
+    }
+}
+
 /// To UTF-8, transcoding is decoding (the reader takes the decoder's direct path): the
 /// same text and fatal errors, at the same offsets, as `DecodeReader`, for reads of any
 /// size, a BOM that switches the encoding included; the stream stays ended.
