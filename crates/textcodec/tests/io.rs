@@ -1069,6 +1069,54 @@ proptest! {
         prop_assert_eq!(r.read(&mut [0; 8]).unwrap(), 0);
     }
 
+    /// Reads of any size over UTF-8 that is not all valid, both error modes, from an
+    /// inner reader that hands out any piece sizes and hiccups: the text and the fatal
+    /// errors (with their offsets) are those of `DecodeBufReader` over the whole input,
+    /// which decodes everything through the decoder. (`DecodeReader` reads valid UTF-8
+    /// straight into the caller's buffer and validates it there.)
+    #[test]
+    fn decode_reader_reads_any_utf8_bytes(
+        bom in 0..4usize,
+        pieces in proptest::collection::vec(
+            proptest::prop_oneof![
+                proptest::sample::select(SAMPLE.chars().collect::<Vec<_>>())
+                    .prop_map(|c| c.to_string().into_bytes()),
+                proptest::collection::vec(proptest::sample::select(vec![
+                    0x80u8, 0xBF, 0xC2, 0xE0, 0xE3, 0xED, 0xF0, 0xF4, 0xFF, 0x81, 0xA0,
+                ]), 1..4),
+            ],
+            0..60,
+        ),
+        inner_sizes in proptest::collection::vec(1..100usize, 1..6),
+        read_sizes in proptest::collection::vec(1..40usize, 1..6),
+        capacity in 1..100usize,
+        fatal_mode in proptest::bool::ANY,
+    ) {
+        let mut bytes: Vec<u8> = [&b""[..], b"\xEF\xBB\xBF", b"\xFF\xFE", b"\xEF\xBB"][bom].to_vec();
+        bytes.extend(pieces.concat());
+        let decoder = || if fatal_mode { fatal(Encoding::Utf8) } else { Decoder::new(Encoding::Utf8) };
+        let collect = |r: &mut dyn Read| -> (Vec<u8>, Vec<(usize, u64)>) {
+            let (mut got, mut errors, mut turn) = (Vec::new(), Vec::new(), 0);
+            loop {
+                let mut buf = vec![0; read_sizes[turn % read_sizes.len()]];
+                turn += 1;
+                match r.read(&mut buf) {
+                    Ok(0) => return (got, errors),
+                    Ok(n) => got.extend_from_slice(&buf[..n]),
+                    Err(e) if matches!(e.kind(), io::ErrorKind::Interrupted | io::ErrorKind::WouldBlock) => {}
+                    Err(e) => {
+                        let m = e.get_ref().unwrap().downcast_ref::<MalformedSequence>().unwrap();
+                        errors.push((got.len(), m.offset()));
+                    }
+                }
+            }
+        };
+        let want = collect(&mut DecodeBufReader::new(&bytes[..], decoder()));
+        let inner = Chunked::new(&bytes, &inner_sizes, true);
+        let got = collect(&mut DecodeReader::with_capacity(capacity, inner, decoder()));
+        prop_assert_eq!(got, want);
+    }
+
     /// Transcoding with any split equals decode-then-encode.
     #[test]
     fn transcode_reader_any_split(

@@ -46,4 +46,30 @@ fn decode_reader_rejects_an_inner_reader_that_overreports() {
     let mut out = [0u8; 64];
     let err = reader.read(&mut out).unwrap_err();
     assert_eq!(err.kind(), std::io::ErrorKind::InvalidData);
+
+    // The same once UTF-8 is read straight into the caller's buffer (session 15): an
+    // honest first read settles the decoder, then the reader over-reports.
+    struct LiarLater(usize);
+    impl Read for LiarLater {
+        fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+            self.0 += 1;
+            buf.fill(b'a');
+            Ok(if self.0 == 1 {
+                buf.len()
+            } else {
+                buf.len() + 1
+            })
+        }
+    }
+    for to_string in [false, true] {
+        let mut reader =
+            textcodec::io::DecodeReader::new(LiarLater(0), textcodec::Decoder::new(Encoding::Utf8));
+        let err = if to_string {
+            reader.read_to_string(&mut String::new()).unwrap_err()
+        } else {
+            assert!(reader.read(&mut out).unwrap() > 0);
+            reader.read(&mut out).unwrap_err()
+        };
+        assert_eq!(err.kind(), std::io::ErrorKind::InvalidData, "{err}");
+    }
 }

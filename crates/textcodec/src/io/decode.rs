@@ -153,6 +153,30 @@ impl<I: Input> Source<I> {
     }
 }
 
+/// A reader whose reads fail with `InvalidData` where the inner one's report more bytes
+/// than they were given (std's `read_to_end` would panic on them).
+struct Honest<'a, R>(&'a mut R);
+
+impl<R: Read> Read for Honest<'_, R> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        let offered = buf.len();
+        checked_count(self.0.read(buf)?, offered)
+    }
+}
+
+/// `n`, the count a `Read::read` given `offered` bytes returned, if it is possible.
+fn checked_count(n: usize, offered: usize) -> io::Result<usize> {
+    if n > offered {
+        // `Read::read` promises n <= buf.len(), but a buggy or hostile reader must not
+        // make us use bytes it never wrote.
+        return Err(io::Error::new(
+            io::ErrorKind::InvalidData,
+            "the inner reader returned more bytes than the buffer holds",
+        ));
+    }
+    Ok(n)
+}
+
 fn malformed(m: MalformedSequence) -> io::Error {
     io::Error::new(io::ErrorKind::InvalidData, m)
 }
@@ -202,6 +226,18 @@ impl DecodeCore<Buffer> {
         buffer.start = 0;
         buffer.end = 0;
         &mut buffer.input
+    }
+
+    /// Fills the input buffer with one read of at most `most` bytes from `inner`.
+    pub(crate) fn fill_input_from<R: Read>(
+        &mut self,
+        inner: &mut R,
+        most: usize,
+    ) -> io::Result<()> {
+        let space = self.input_space();
+        let offered = space.len().min(most);
+        let n = inner.read(space.get_mut(..offered).unwrap_or_default())?;
+        self.input_filled(checked_count(n, offered)?)
     }
 
     /// Records that the inner reader put `n` bytes in [`DecodeCore::input_space`] (0: the
@@ -254,19 +290,52 @@ impl DecodeCore<Buffer> {
                 self.read_rest_as_utf8(inner, dst)?;
                 return Ok(dst.len().saturating_sub(before));
             }
-            let space = self.input_space();
-            let take = if utf8 {
-                space.len().min(4)
-            } else {
-                space.len()
-            };
-            match inner.read(space.get_mut(..take).unwrap_or_default()) {
+            match self.fill_input_from(inner, if utf8 { 4 } else { usize::MAX }) {
                 // As `Read::read_to_end` promises: an interrupted read is retried.
                 Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
-                Err(e) => return Err(e),
-                Ok(n) => self.input_filled(n)?,
+                other => other?,
             }
         }
+    }
+
+    /// UTF-8 the decoder would pass through as it is ([`Decoder::passes_through`]; any
+    /// error mode), with nothing else waiting, is read by the inner reader straight into
+    /// `out` and validated there: one copy instead of two (into the input buffer, then into
+    /// `out`). Bytes from the first that is not valid UTF-8 on go to the input buffer for
+    /// the decoder (so a read is at most the input buffer's size). `None`: not possible
+    /// now, or nothing valid came; read through the decoder.
+    pub(crate) fn read_utf8_in_place<R: Read>(
+        &mut self,
+        inner: &mut R,
+        out: &mut [u8],
+    ) -> io::Result<Option<usize>> {
+        let source = &self.source;
+        let ready = source.error.is_none()
+            && !source.done
+            && source.input.start == source.input.end
+            && !source.input.eof
+            && self.text_start == self.text_end
+            && source.decoder.passes_through(None);
+        if !ready {
+            return Ok(None);
+        }
+        let take = out.len().min(self.source.input.input.len());
+        let Some(out) = out.get_mut(..take) else {
+            return Ok(None);
+        };
+        let n = checked_count(inner.read(out)?, take)?;
+        let read = out.get(..n).unwrap_or_default();
+        let valid = crate::simd::valid_utf8_prefix(read).len();
+        let rest = read.get(valid..).unwrap_or_default();
+        self.source.decoder.passed_through(valid);
+        if n == 0 || !rest.is_empty() {
+            // The end of the stream (the decoder's end-of-queue), or bytes for the decoder.
+            if let Some(to) = self.source.input.input.get_mut(..rest.len()) {
+                to.copy_from_slice(rest);
+            }
+            self.input_filled(rest.len())?;
+        }
+        Ok((valid > 0).then_some(valid))
     }
 
     /// The rest of the stream into `dst` by `read_to_end`, validated in place; the bytes
@@ -276,7 +345,8 @@ impl DecodeCore<Buffer> {
     /// cut character) and its error is returned.
     fn read_rest_as_utf8<R: Read>(&mut self, inner: &mut R, dst: &mut String) -> io::Result<()> {
         let start = dst.len();
-        let (read, rest) = crate::simd::append_valid_utf8(dst, |bytes| inner.read_to_end(bytes));
+        let (read, rest) =
+            crate::simd::append_valid_utf8(dst, |bytes| Honest(inner).read_to_end(bytes));
         let source = &mut self.source;
         source
             .decoder
@@ -576,8 +646,7 @@ impl<R: Read> DecodeReader<R> {
     }
 
     fn fill_input(inner: &mut R, core: &mut DecodeCore) -> io::Result<()> {
-        let n = inner.read(core.input_space())?;
-        core.input_filled(n)
+        core.fill_input_from(inner, usize::MAX)
     }
 }
 
@@ -586,11 +655,21 @@ impl<R: Read> Read for DecodeReader<R> {
         if out.is_empty() {
             return Ok(0);
         }
+        if let Some(n) = self.core.read_utf8_in_place(&mut self.inner, out)? {
+            return Ok(n);
+        }
         loop {
             match self.core.read_into(out)? {
                 Step::Ready(n) => return Ok(n),
                 Step::End => return Ok(0),
-                Step::NeedInput => Self::fill_input(&mut self.inner, &mut self.core)?,
+                Step::NeedInput => {
+                    // A UTF-8 decoder with the BOM question or a cut character open takes
+                    // a few bytes, to be ready for the in-place reads sooner.
+                    let settling = self.core.decoder().encoding() == Encoding::Utf8
+                        && !self.core.decoder().passes_through(None);
+                    let most = if settling { 4 } else { usize::MAX };
+                    self.core.fill_input_from(&mut self.inner, most)?;
+                }
             }
         }
     }
