@@ -632,41 +632,6 @@ fn transcode_reader_fatal_errors() {
     assert_eq!(out, b"caf\xE9  ok");
 }
 
-/// An inner reader that counts its `read` calls.
-struct CountingReads<'a>(&'a [u8], usize);
-
-impl Read for CountingReads<'_> {
-    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
-        self.1 += 1;
-        self.0.read(buf)
-    }
-}
-
-/// `read_to_string` of UTF-8 (replacement mode) settles the BOM question and any cut
-/// character with a few small reads, then reads the rest of the stream in few calls
-/// straight into the `String` (`read_to_end`) — not a few bytes at a time, as a first
-/// version did — and the same after earlier small reads left the input buffer part-used.
-#[test]
-fn decode_reader_read_to_string_reads_utf8_in_few_calls() {
-    let text = sample_text(1 << 20);
-    for (prefix, first_reads) in [(&b""[..], 0), (b"\xEF\xBB\xBF", 0), (b"", 3)] {
-        let mut bytes = prefix.to_vec();
-        bytes.extend_from_slice(text.as_bytes());
-        let mut inner = CountingReads(&bytes, 0);
-        let mut r = DecodeReader::new(&mut inner, Decoder::new(Encoding::Utf8));
-        let mut s = String::new();
-        for _ in 0..first_reads {
-            let mut buf = [0u8; 7];
-            let n = r.read(&mut buf).unwrap();
-            s.push_str(std::str::from_utf8(&buf[..n]).unwrap());
-        }
-        r.read_to_string(&mut s).unwrap();
-        drop(r);
-        assert_eq!(s, text);
-        assert!(inner.1 < 64, "{} reads of the inner reader", inner.1);
-    }
-}
-
 /// To UTF-8, transcoding is decoding (the reader takes the decoder's direct path): the
 /// same text and fatal errors, at the same offsets, as `DecodeReader`, for reads of any
 /// size, a BOM that switches the encoding included; the stream stays ended.
@@ -1011,8 +976,7 @@ proptest! {
     /// `read_to_string`/`read_to_end` over UTF-8 that is not all valid (malformed and cut
     /// sequences, BOMs), after some small reads, from an inner reader that hands out any
     /// piece sizes and fails with `WouldBlock` (retried by calling again) and
-    /// `Interrupted`: the text is the one-shot decode. (Replacement mode reads the rest of
-    /// the stream into the `String` and validates it there; this is its oracle.)
+    /// `Interrupted`: the text is the one-shot decode.
     #[test]
     fn decode_reader_read_to_string_from_any_utf8_bytes(
         bom in 0..4usize,

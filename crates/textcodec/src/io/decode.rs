@@ -15,7 +15,7 @@ use std::string::String;
 use std::vec;
 use std::vec::Vec;
 
-use crate::{DecodeErrorMode, DecodeResult, DecodeStatus, Decoder, Encoding, MalformedSequence};
+use crate::{DecodeResult, DecodeStatus, Decoder, Encoding, MalformedSequence};
 
 /// The default size of the input buffer (and of the decoded-text buffer, when one is used).
 pub(crate) const DEFAULT_CAPACITY: usize = 16 * 1024;
@@ -153,17 +153,6 @@ impl<I: Input> Source<I> {
     }
 }
 
-/// A reader whose reads fail with `InvalidData` where the inner one's report more bytes
-/// than they were given (std's `read_to_end` would panic on them).
-struct Honest<'a, R>(&'a mut R);
-
-impl<R: Read> Read for Honest<'_, R> {
-    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
-        let offered = buf.len();
-        checked_count(self.0.read(buf)?, offered)
-    }
-}
-
 /// `n`, the count a `Read::read` given `offered` bytes returned, if it is possible.
 fn checked_count(n: usize, offered: usize) -> io::Result<usize> {
     if n > offered {
@@ -257,46 +246,6 @@ impl DecodeCore<Buffer> {
         buffer.eof = n == 0;
         Ok(())
     }
-}
-
-impl DecodeCore<Buffer> {
-    /// [`DecodeCore::read_to_string`] from a `Read`, with one copy fewer for UTF-8: once the
-    /// decoder would pass the input through as it is (UTF-8 in replacement mode, nothing
-    /// pending, the BOM question decided), the rest of the stream is read by the inner
-    /// reader's `read_to_end` straight into `dst`'s memory and validated there, instead of
-    /// being copied into the input buffer and then into `dst`. What is not valid UTF-8 goes
-    /// through the decoder. Until then, while a UTF-8 decoder still has the BOM question
-    /// or a character cut by the buffer's end, input is read a few bytes at a time.
-    pub(crate) fn read_to_string_from<R: Read>(
-        &mut self,
-        inner: &mut R,
-        dst: &mut String,
-    ) -> io::Result<usize> {
-        let before = dst.len();
-        self.take_buffered_text(dst)?;
-        loop {
-            match self.append_to_string(dst) {
-                Ok(Step::End) => return Ok(dst.len().saturating_sub(before)),
-                Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
-                Err(e) => return Err(e),
-                Ok(_) => {}
-            }
-            // The input buffer is used up.
-            let decoder = &self.source.decoder;
-            let utf8 = decoder.options().error_mode == DecodeErrorMode::Replacement
-                && decoder.encoding() == Encoding::Utf8;
-            let settled = decoder.passes_through(None);
-            if utf8 && settled && self.source.error.is_none() && !self.source.done {
-                self.read_rest_as_utf8(inner, dst)?;
-                return Ok(dst.len().saturating_sub(before));
-            }
-            match self.fill_input_from(inner, if utf8 { 4 } else { usize::MAX }) {
-                // As `Read::read_to_end` promises: an interrupted read is retried.
-                Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
-                other => other?,
-            }
-        }
-    }
 
     /// UTF-8 the decoder would pass through as it is ([`Decoder::passes_through`]; any
     /// error mode), with nothing else waiting, is read by the inner reader straight into
@@ -336,29 +285,6 @@ impl DecodeCore<Buffer> {
             self.input_filled(rest.len())?;
         }
         Ok((valid > 0).then_some(valid))
-    }
-
-    /// The rest of the stream into `dst` by `read_to_end`, validated in place; the bytes
-    /// from the first that is not valid UTF-8 on (all of them read) through the decoder
-    /// (replacement mode: it takes them all). Ends the stream unless the inner reader
-    /// failed; then what it read before failing is in `dst` (or held by the decoder, for a
-    /// cut character) and its error is returned.
-    fn read_rest_as_utf8<R: Read>(&mut self, inner: &mut R, dst: &mut String) -> io::Result<()> {
-        let start = dst.len();
-        let (read, rest) =
-            crate::simd::append_valid_utf8(dst, |bytes| Honest(inner).read_to_end(bytes));
-        let source = &mut self.source;
-        source
-            .decoder
-            .passed_through(dst.len().saturating_sub(start));
-        let _ = source.decoder.decode_to_string(&rest, dst, false);
-        source.encoding = source.decoder.encoding();
-        read?;
-        // End-of-queue on its own call, as `decode_with` gives it.
-        let _ = source.decoder.decode_to_string(&[], dst, true);
-        source.done = true;
-        source.input.eof = true;
-        Ok(())
     }
 }
 
@@ -674,10 +600,11 @@ impl<R: Read> Read for DecodeReader<R> {
         }
     }
 
-    /// Decodes straight into `buf` (UTF-8 is read into it and validated there). On an
-    /// error, the text decoded before it stays appended.
+    /// Decodes straight into `buf`. On an error, the text decoded before it stays appended.
     fn read_to_string(&mut self, buf: &mut String) -> io::Result<usize> {
-        self.core.read_to_string_from(&mut self.inner, buf)
+        let inner = &mut self.inner;
+        self.core
+            .read_to_string(buf, |core| Self::fill_input(inner, core))
     }
 
     /// Decodes straight into `buf` when what it holds is UTF-8 (as when it is empty). On
@@ -685,7 +612,7 @@ impl<R: Read> Read for DecodeReader<R> {
     fn read_to_end(&mut self, buf: &mut Vec<u8>) -> io::Result<usize> {
         let inner = &mut self.inner;
         read_to_end_as_text(&mut self.core, buf, |core, text| {
-            core.read_to_string_from(inner, text)
+            core.read_to_string(text, |core| Self::fill_input(inner, core))
         })
     }
 }

@@ -288,28 +288,6 @@ pub(crate) fn valid_utf8_prefix(src: &[u8]) -> &str {
     unsafe { core::str::from_utf8_unchecked(&src[..n]) }
 }
 
-/// Appends to `dst` what `fill` appends to its bytes, as far as that is valid UTF-8
-/// (checked by the vector validator), and returns `fill`'s result and the appended bytes
-/// after that point: a malformed sequence or a character cut at the end, and what
-/// follows. `fill` gets the bytes of `dst` to append to (what lets a reader's
-/// `read_to_end` write into the `String`'s memory); all of them are validated afterwards,
-/// so nothing `fill` does can leave `dst` holding anything but UTF-8. Should `fill`
-/// panic, `dst` is left empty.
-#[cfg(feature = "std")]
-pub(crate) fn append_valid_utf8<T>(
-    dst: &mut alloc::string::String,
-    fill: impl FnOnce(&mut alloc::vec::Vec<u8>) -> T,
-) -> (T, alloc::vec::Vec<u8>) {
-    let mut bytes = core::mem::take(dst).into_bytes();
-    let result = fill(&mut bytes);
-    let n = utf8::valid_prefix_len(&bytes).min(bytes.len());
-    let rest = bytes.split_off(n);
-    // SAFETY: `bytes` is now the prefix `valid_prefix_len` found valid (see
-    // `valid_utf8_prefix`).
-    *dst = unsafe { alloc::string::String::from_utf8_unchecked(bytes) };
-    (result, rest)
-}
-
 /// `src` as a `&str` if it is all valid UTF-8, else the length of its longest valid prefix
 /// (`core::str::from_utf8`, with the vector validators).
 pub(crate) fn utf8_str(src: &[u8]) -> Result<&str, usize> {
