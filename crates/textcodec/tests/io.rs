@@ -714,6 +714,28 @@ fn multi_gb_streams_run_in_bounded_memory() {
     assert!(peak < 64 * 1024, "peak RSS {peak} KiB");
 }
 
+/// UTF-8 that is not all valid, for the adapters' property tests: characters of `SAMPLE`
+/// and runs of 1–3 bytes that begin or continue sequences (malformed and cut ones, near
+/// misses of overlong forms, surrogates and values past U+10FFFF), after nothing, a UTF-8
+/// BOM, a UTF-16LE BOM or a cut UTF-8 BOM.
+fn utf8_with_junk() -> impl Strategy<Value = Vec<u8>> {
+    let piece = prop_oneof![
+        proptest::sample::select(SAMPLE.chars().collect::<Vec<_>>())
+            .prop_map(|c| c.to_string().into_bytes()),
+        proptest::collection::vec(
+            proptest::sample::select(vec![
+                0x80u8, 0xBF, 0xC2, 0xE0, 0xE3, 0xED, 0xF0, 0xF4, 0xFF, 0x81, 0xA0,
+            ]),
+            1..4,
+        ),
+    ];
+    (0..4usize, proptest::collection::vec(piece, 0..60)).prop_map(|(bom, pieces)| {
+        let mut bytes = [&b""[..], b"\xEF\xBB\xBF", b"\xFF\xFE", b"\xEF\xBB"][bom].to_vec();
+        bytes.extend(pieces.concat());
+        bytes
+    })
+}
+
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(200))]
 
@@ -883,17 +905,7 @@ proptest! {
     #[test]
     fn transcode_reader_from_any_utf8_bytes(
         to in 0..40usize,
-        bom in 0..4usize,
-        pieces in proptest::collection::vec(
-            proptest::prop_oneof![
-                proptest::sample::select(SAMPLE.chars().collect::<Vec<_>>())
-                    .prop_map(|c| c.to_string().into_bytes()),
-                proptest::collection::vec(proptest::sample::select(vec![
-                    0x80u8, 0xBF, 0xC2, 0xE0, 0xE3, 0xED, 0xF0, 0xF4, 0xFF, 0x81, 0xA0,
-                ]), 1..4),
-            ],
-            0..60,
-        ),
+        bytes in utf8_with_junk(),
         inner_sizes in proptest::collection::vec(1..100usize, 1..6),
         read_sizes in proptest::collection::vec(1..40usize, 1..6),
         capacity in 1..100usize,
@@ -901,8 +913,6 @@ proptest! {
     ) {
         let to = Encoding::all()[to];
         prop_assume!(to != Encoding::Replacement);
-        let mut bytes: Vec<u8> = [&b""[..], b"\xEF\xBB\xBF", b"\xFF\xFE", b"\xEF\xBB"][bom].to_vec();
-        bytes.extend(pieces.concat());
         let decoder = || if fatal_mode { fatal(Encoding::Utf8) } else { Decoder::new(Encoding::Utf8) };
         let mode = if fatal_mode { EncodeErrorMode::Fatal } else { EncodeErrorMode::Html };
         let inner = Chunked::new(&bytes, &inner_sizes, true);
@@ -979,24 +989,12 @@ proptest! {
     /// `Interrupted`: the text is the one-shot decode.
     #[test]
     fn decode_reader_read_to_string_from_any_utf8_bytes(
-        bom in 0..4usize,
-        pieces in proptest::collection::vec(
-            proptest::prop_oneof![
-                proptest::sample::select(SAMPLE.chars().collect::<Vec<_>>())
-                    .prop_map(|c| c.to_string().into_bytes()),
-                proptest::collection::vec(proptest::sample::select(vec![
-                    0x80u8, 0xBF, 0xC2, 0xE0, 0xE3, 0xED, 0xF0, 0xF4, 0xFF, 0x81, 0xA0,
-                ]), 1..4),
-            ],
-            0..60,
-        ),
+        bytes in utf8_with_junk(),
         inner_sizes in proptest::collection::vec(1..100usize, 1..6),
         first_reads in proptest::collection::vec(1..6usize, 0..4),
         capacity in 1..100usize,
         to_end in proptest::bool::ANY,
     ) {
-        let mut bytes: Vec<u8> = [&b""[..], b"\xEF\xBB\xBF", b"\xFF\xFE", b"\xEF\xBB"][bom].to_vec();
-        bytes.extend(pieces.concat());
         let want = one_shot_decode(&bytes, &|| Decoder::new(Encoding::Utf8));
         let inner = Chunked::new(&bytes, &inner_sizes, true);
         let mut r = DecodeReader::with_capacity(capacity, inner, Decoder::new(Encoding::Utf8));
@@ -1040,24 +1038,12 @@ proptest! {
     /// straight into the caller's buffer and validates it there.)
     #[test]
     fn decode_reader_reads_any_utf8_bytes(
-        bom in 0..4usize,
-        pieces in proptest::collection::vec(
-            proptest::prop_oneof![
-                proptest::sample::select(SAMPLE.chars().collect::<Vec<_>>())
-                    .prop_map(|c| c.to_string().into_bytes()),
-                proptest::collection::vec(proptest::sample::select(vec![
-                    0x80u8, 0xBF, 0xC2, 0xE0, 0xE3, 0xED, 0xF0, 0xF4, 0xFF, 0x81, 0xA0,
-                ]), 1..4),
-            ],
-            0..60,
-        ),
+        bytes in utf8_with_junk(),
         inner_sizes in proptest::collection::vec(1..100usize, 1..6),
         read_sizes in proptest::collection::vec(1..40usize, 1..6),
         capacity in 1..100usize,
         fatal_mode in proptest::bool::ANY,
     ) {
-        let mut bytes: Vec<u8> = [&b""[..], b"\xEF\xBB\xBF", b"\xFF\xFE", b"\xEF\xBB"][bom].to_vec();
-        bytes.extend(pieces.concat());
         let decoder = || if fatal_mode { fatal(Encoding::Utf8) } else { Decoder::new(Encoding::Utf8) };
         let collect = |r: &mut dyn Read| -> (Vec<u8>, Vec<(usize, u64)>) {
             let (mut got, mut errors, mut turn) = (Vec::new(), Vec::new(), 0);
