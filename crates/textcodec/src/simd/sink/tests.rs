@@ -1,5 +1,5 @@
 use super::*;
-use alloc::string::ToString;
+use alloc::string::{String, ToString};
 
 /// A byte map with one error byte (0xFF) and one-, two- and three-byte characters.
 fn map_tables() -> ([u16; 256], [u32; 256]) {
