@@ -196,6 +196,35 @@ def test_large_inputs_release_the_gil_and_decode_correctly():
         assert textcodec.decode(bytearray(data), label)[0] == text
 
 
+@pytest.mark.parametrize(
+    "text",
+    [
+        # Mostly units >= U+8000 (Hangul): built through UTF-32 (pyext::utf16_str).
+        "한국어 텍스트입니다. " * 3000,
+        # ... with supplementary characters (surrogate pairs in the decoder's UTF-16).
+        "한국어😀텍스트𠀀입니다 " * 3000,
+        # The first 4096 units (the sample the choice looks at) ASCII, the rest Hangul.
+        "a" * 4096 + "한국어 텍스트" * 3000,
+        # The first 4096 units Hangul, the rest ASCII and Latin-1.
+        "한" * 4096 + "ASCII é " * 3000,
+        # Longer than the per-thread scratch buffer kept (2**20 units).
+        "한국어 텍스트입니다 " * 120000,
+        # Short inputs on both sides of the threshold (3 in 10 units >= U+8000).
+        "한국어abcdefg",
+        "한국abcdefgh",
+        "한",
+        "",
+    ],
+)
+def test_decode_builds_the_str_of_any_mix_of_units(text):
+    for label in ["gb18030", "utf-16le"] + (["euc-kr"] if "😀" not in text and "é" not in text else []):
+        data = textcodec.encode(text, label, output_encoding=False)
+        assert textcodec.decode(data, label)[0] == text, label
+        d = textcodec.Decoder(label)
+        half = len(data) // 2
+        assert d.decode(data[:half]) + d.decode(data[half:], final=True) == text, label
+
+
 def test_hostile_input_does_not_leak():
     def rss():
         return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
