@@ -3,6 +3,8 @@
 //! WouldBlock) or fail; futures dropped between polls (cancellation) lose nothing; the codec.
 #![cfg(feature = "tokio")]
 
+mod common;
+
 use std::future::Future;
 use std::io;
 use std::pin::{pin, Pin};
@@ -327,6 +329,40 @@ proptest! {
             }
         }
         prop_assert_eq!(String::from_utf8(got).unwrap(), want);
+    }
+
+    /// `read_to_string` of UTF-8 with malformed and cut sequences and BOMs (the in-place
+    /// path and the decoder taking turns), its future dropped whenever the inner reader is
+    /// not ready: replacement mode gives the one-shot text; fatal mode the text before the
+    /// first error, then `InvalidData` naming the error's offset.
+    #[test]
+    fn read_to_string_of_any_utf8_bytes(
+        bytes in common::utf8_with_junk(SAMPLE),
+        inner_sizes in proptest::collection::vec(1..100usize, 1..6),
+        capacity in 1..100usize,
+        fatal in any::<bool>(),
+    ) {
+        let options = DecoderOptions {
+            error_mode: if fatal { DecodeErrorMode::Fatal } else { DecodeErrorMode::Replacement },
+            ..Default::default()
+        };
+        let mut want = String::new();
+        let one_shot = Decoder::with_options(Encoding::Utf8, options).decode_to_string(&bytes, &mut want, true);
+        let mut r = DecodeReader::with_capacity(capacity, Trickle::new(bytes, &inner_sizes), Decoder::with_options(Encoding::Utf8, options));
+        let mut got = String::new();
+        let result = cancelling!(r.read_to_string(&mut got));
+        prop_assert_eq!(&got, &want);
+        match one_shot.status {
+            textcodec::DecodeStatus::Malformed(m) => {
+                let err = result.unwrap_err();
+                prop_assert_eq!(err.kind(), io::ErrorKind::InvalidData);
+                let got_m = err.get_ref().and_then(|e| e.downcast_ref::<MalformedSequence>()).copied();
+                prop_assert_eq!(got_m.map(|m| m.offset()), Some(m.offset()));
+            }
+            // (The count is what the last, completed future appended; cancelled ones
+            // appended the rest.)
+            _ => prop_assert!(result.unwrap() <= want.len()),
+        }
     }
 
     /// Write futures dropped when not ready, writes split anywhere (inside characters),

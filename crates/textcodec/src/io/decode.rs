@@ -258,17 +258,10 @@ impl DecodeCore<Buffer> {
         inner: &mut R,
         out: &mut [u8],
     ) -> io::Result<Option<usize>> {
-        let source = &self.source;
-        let ready = source.error.is_none()
-            && !source.done
-            && source.input.start == source.input.end
-            && !source.input.eof
-            && self.text_start == self.text_end
-            && source.decoder.passes_through(None);
-        if !ready {
+        if !self.in_place_ready() {
             return Ok(None);
         }
-        let take = out.len().min(self.source.input.input.len());
+        let take = out.len().min(self.in_place_limit());
         let Some(out) = out.get_mut(..take) else {
             return Ok(None);
         };
@@ -276,15 +269,63 @@ impl DecodeCore<Buffer> {
         let read = out.get(..n).unwrap_or_default();
         let valid = crate::simd::valid_utf8_prefix(read).len();
         let rest = read.get(valid..).unwrap_or_default();
-        self.source.decoder.passed_through(valid);
-        if n == 0 || !rest.is_empty() {
-            // The end of the stream (the decoder's end-of-queue), or bytes for the decoder.
-            if let Some(to) = self.source.input.input.get_mut(..rest.len()) {
-                to.copy_from_slice(rest);
-            }
-            self.input_filled(rest.len())?;
-        }
+        self.stash_rest(rest);
+        self.in_place_done(valid, rest.len(), n == 0)?;
         Ok((valid > 0).then_some(valid))
+    }
+
+    /// Whether the next bytes of the stream may be read in place (by the inner reader
+    /// straight into the caller's memory, then validated there): the decoder would pass
+    /// UTF-8 through as it is, and nothing waits in the input or text buffers, nor an
+    /// error, nor the end.
+    pub(crate) fn in_place_ready(&self) -> bool {
+        let source = &self.source;
+        source.error.is_none()
+            && !source.done
+            && source.input.start == source.input.end
+            && !source.input.eof
+            && self.text_start == self.text_end
+            && source.decoder.passes_through(None)
+    }
+
+    /// How many bytes to read into the input buffer next: all it holds, but one byte while
+    /// a UTF-8 decoder has the BOM question or a cut character open, so that it is ready
+    /// for the in-place reads as soon as that is settled. (Reads of a few bytes would cut
+    /// the next character in text without ASCII, three-byte Japanese for one, and go on
+    /// cutting.)
+    pub(crate) fn next_fill_size(&self) -> usize {
+        let decoder = &self.source.decoder;
+        if decoder.encoding() == Encoding::Utf8 && !decoder.passes_through(None) {
+            1
+        } else {
+            usize::MAX
+        }
+    }
+
+    /// The most bytes one in-place read may take: what the input buffer can hold of them
+    /// when they are not valid UTF-8 ([`DecodeCore::stash_rest`]).
+    pub(crate) fn in_place_limit(&self) -> usize {
+        self.source.input.input.len()
+    }
+
+    /// Puts `rest`, the bytes of an in-place read from the first that is not valid UTF-8
+    /// on (at most [`DecodeCore::in_place_limit`]), in the empty input buffer; then call
+    /// [`DecodeCore::in_place_done`].
+    pub(crate) fn stash_rest(&mut self, rest: &[u8]) {
+        if let Some(to) = self.input_space().get_mut(..rest.len()) {
+            to.copy_from_slice(rest);
+        }
+    }
+
+    /// Records an in-place read: `valid` bytes of valid UTF-8 went to the caller, `rest`
+    /// bytes after them were stashed for the decoder, and `eof`: the read returned 0.
+    pub(crate) fn in_place_done(&mut self, valid: usize, rest: usize, eof: bool) -> io::Result<()> {
+        self.source.decoder.passed_through(valid);
+        if eof || rest > 0 {
+            // The end of the stream (the decoder's end-of-queue), or bytes for the decoder.
+            self.input_filled(rest)?;
+        }
+        Ok(())
     }
 }
 
@@ -589,11 +630,7 @@ impl<R: Read> Read for DecodeReader<R> {
                 Step::Ready(n) => return Ok(n),
                 Step::End => return Ok(0),
                 Step::NeedInput => {
-                    // A UTF-8 decoder with the BOM question or a cut character open takes
-                    // a few bytes, to be ready for the in-place reads sooner.
-                    let settling = self.core.decoder().encoding() == Encoding::Utf8
-                        && !self.core.decoder().passes_through(None);
-                    let most = if settling { 4 } else { usize::MAX };
+                    let most = self.core.next_fill_size();
                     self.core.fill_input_from(&mut self.inner, most)?;
                 }
             }

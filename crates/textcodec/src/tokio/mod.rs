@@ -124,11 +124,23 @@ impl<R: AsyncRead + Unpin> DecodeReader<R> {
         let before = buf.len();
         self.core.take_buffered_text(buf)?;
         loop {
-            if let Step::End = self.core.append_to_string(buf)? {
-                return Ok(buf.len().saturating_sub(before));
-            }
             let (inner, core) = (&mut self.inner, &mut self.core);
-            match core::future::poll_fn(|cx| poll_fill(Pin::new(&mut *inner), core, cx)).await {
+            let filled = if core.in_place_ready() {
+                // UTF-8 the decoder would pass through: read straight into `buf`'s spare
+                // capacity and validated there, without the input buffer's copy.
+                core::future::poll_fn(|cx| poll_read_in_place(Pin::new(&mut *inner), core, buf, cx))
+                    .await
+            } else {
+                if let Step::End = core.append_to_string(buf)? {
+                    return Ok(buf.len().saturating_sub(before));
+                }
+                if core.in_place_ready() {
+                    continue;
+                }
+                let most = core.next_fill_size();
+                core::future::poll_fn(|cx| poll_fill(Pin::new(&mut *inner), core, most, cx)).await
+            };
+            match filled {
                 // As `Read::read_to_end` promises: an interrupted read is retried.
                 Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
                 other => other?,
@@ -137,16 +149,52 @@ impl<R: AsyncRead + Unpin> DecodeReader<R> {
     }
 }
 
-/// Fills the core's empty input buffer from `inner`.
+/// Fills the core's empty input buffer (at most `most` bytes of it) from `inner`.
 fn poll_fill<R: AsyncRead>(
     inner: Pin<&mut R>,
     core: &mut DecodeCore,
+    most: usize,
     cx: &mut Context<'_>,
 ) -> Poll<io::Result<()>> {
-    let mut buf = ReadBuf::new(core.input_space());
+    let space = core.input_space();
+    let offered = space.len().min(most);
+    let mut buf = ReadBuf::new(space.get_mut(..offered).unwrap_or_default());
     core::task::ready!(inner.poll_read(cx, &mut buf))?;
     let n = buf.filled().len();
     Poll::Ready(core.input_filled(n))
+}
+
+/// One read of `inner` straight into `text`'s spare capacity ([`DecodeCore::in_place_ready`]
+/// must hold): the valid UTF-8 is appended, the rest goes to the core's input buffer for
+/// the decoder, a read of 0 bytes ends the stream.
+fn poll_read_in_place<R: AsyncRead>(
+    inner: Pin<&mut R>,
+    core: &mut DecodeCore,
+    text: &mut std::string::String,
+    cx: &mut Context<'_>,
+) -> Poll<io::Result<()>> {
+    let most = core.in_place_limit();
+    let ((poll, n), valid) = crate::simd::sink::append_valid_utf8(
+        text,
+        most,
+        |slots| {
+            let mut buf = ReadBuf::uninit(slots);
+            let poll = inner.poll_read(cx, &mut buf);
+            let n = buf.filled().len();
+            ((poll, n), n)
+        },
+        |rest| core.stash_rest(rest),
+    );
+    let eof = match poll {
+        // Nothing read: not ready yet, an error, or the end of the stream.
+        Poll::Pending if n == 0 => return Poll::Pending,
+        Poll::Ready(Err(e)) if n == 0 => return Poll::Ready(Err(e)),
+        Poll::Ready(Ok(())) => n == 0,
+        // A reader that filled bytes and still reported an error or `Pending`: the bytes
+        // are kept (the error, if it persists, comes on the next read).
+        _ => false,
+    };
+    Poll::Ready(core.in_place_done(valid, n.saturating_sub(valid), eof))
 }
 
 impl<R: AsyncRead> AsyncRead for DecodeReader<R> {
@@ -166,7 +214,7 @@ impl<R: AsyncRead> AsyncRead for DecodeReader<R> {
         let n = core::task::ready!(poll::poll_read(
             this.core,
             buf.initialize_unfilled_to(want),
-            |core| poll_fill(inner.as_mut(), core, cx),
+            |core| poll_fill(inner.as_mut(), core, usize::MAX, cx),
         ))?;
         buf.advance(n);
         Poll::Ready(Ok(()))
@@ -181,6 +229,7 @@ impl<R: AsyncRead> AsyncBufRead for DecodeReader<R> {
         core::task::ready!(poll::poll_fill_text(core, |core| poll_fill(
             inner.as_mut(),
             core,
+            usize::MAX,
             cx
         )))?;
         Poll::Ready(Ok(core.buffered_text()))

@@ -372,6 +372,41 @@ pub(crate) fn append_to_string<R>(
     result
 }
 
+/// Offers up to `most` bytes of `s`'s spare capacity (reserved here, not zero-filled) to
+/// `fill`, which returns its result and how many bytes from the start it initialised (an
+/// async reader's `ReadBuf` over the slots: its filled part); appends the longest valid
+/// UTF-8 prefix of those bytes to `s` and hands the rest (from the first byte of a
+/// malformed or cut sequence on) to `rest`. Returns `fill`'s result and the bytes
+/// appended. One copy of valid UTF-8 from a reader into a `String`, validated in place.
+#[cfg(feature = "tokio")]
+pub(crate) fn append_valid_utf8<R>(
+    s: &mut String,
+    most: usize,
+    fill: impl FnOnce(&mut Slots<u8>) -> (R, usize),
+    rest: impl FnOnce(&[u8]),
+) -> (R, usize) {
+    // SAFETY: the length is only changed below, to cover bytes checked to be valid UTF-8,
+    // so the `String` holds valid UTF-8 whenever it is observable again (if `fill` or
+    // `rest` panics, the length is unchanged).
+    let vec = unsafe { s.as_mut_vec() };
+    vec.reserve(most);
+    let old_len = vec.len();
+    let spare = vec.spare_capacity_mut();
+    let offered = most.min(spare.len());
+    let slots = spare.get_mut(..offered).unwrap_or_default();
+    let (result, filled) = fill(slots);
+    let filled = filled.min(slots.len());
+    // SAFETY: `fill` initialised `slots[..filled]` (what writers of `Slots` report as
+    // written is initialised, see `Slots`), and `filled <= slots.len()`.
+    let bytes = unsafe { core::slice::from_raw_parts(slots.as_ptr().cast::<u8>(), filled) };
+    let valid = crate::simd::valid_utf8_prefix(bytes).len();
+    rest(bytes.get(valid..).unwrap_or_default());
+    // SAFETY: `valid <= filled <= offered` bytes past the length are within the capacity,
+    // initialised, and valid UTF-8 (`valid_utf8_prefix`).
+    unsafe { vec.set_len(old_len.saturating_add(valid)) };
+    (result, valid)
+}
+
 /// Runs `f` with a [`Utf8Sink`] over `dst`. Afterwards `dst[..written]` holds what `f`
 /// wrote, and any UTF-8 continuation bytes right after it (the rest of a character that
 /// was partly overwritten) are set to 0 so `dst` stays valid UTF-8. Returns `f`'s result
