@@ -353,6 +353,7 @@ struct CjkOut {
     han_seen: [u64; HAN_WORDS],
     scores: [i64; CJK_CLASSES],
     adjacent: i64,
+    spaced: i64,
 }
 
 fn cjk_class(cp: u32, han_top: &[u64], han_seen: &[u64], hangul_top: &[u64]) -> usize {
@@ -424,8 +425,9 @@ fn cjk_model(text: &str, hangul_top: &[u64]) -> CjkOut {
     size[0] = popcount(&han_top).max(1.0);
     size[1] = (popcount(&han_seen) - size[0]).max(1.0);
     size[6] = popcount(hangul_top).max(1.0);
-    // How often a side of a non-ASCII character touches an ASCII letter.
-    let (mut sides, mut touching) = (0u64, 0u64);
+    // How often a side of a non-ASCII character touches an ASCII letter, and a space
+    // (Korean writes spaces between words, Chinese and Japanese do not).
+    let (mut sides, mut touching, mut spaced) = (0u64, 0u64, 0u64);
     for line in text.lines() {
         let chars: Vec<char> = line.chars().collect();
         for w in chars.windows(2) {
@@ -435,14 +437,15 @@ fn cjk_model(text: &str, hangul_top: &[u64]) -> CjkOut {
             {
                 touching += 1;
             }
+            if (!a.is_ascii() && b == ' ') || (a == ' ' && !b.is_ascii()) {
+                spaced += 1;
+            }
         }
         sides += 2 * chars.iter().filter(|c| !c.is_ascii()).count() as u64;
     }
-    let adjacent = units(
-        ln((touching as f64 + 0.5) / (sides as f64 + 1.0)),
-        -128.0,
-        0.0,
-    );
+    let side_score = |n: u64| units(ln((n as f64 + 0.5) / (sides as f64 + 1.0)), -128.0, 0.0);
+    let adjacent = side_score(touching);
+    let spaced = side_score(spaced);
     let mut scores = [0i64; CJK_CLASSES];
     for k in 0..CJK_CLASSES {
         let p = (counts[k] as f64 + 0.5) / (total as f64 + 0.5 * CJK_CLASSES as f64);
@@ -453,6 +456,7 @@ fn cjk_model(text: &str, hangul_top: &[u64]) -> CjkOut {
         han_seen,
         scores,
         adjacent,
+        spaced,
     }
 }
 
@@ -542,8 +546,8 @@ pub fn generate(corpus: &Path) -> Result<String, String> {
         words(&mut out, &format!("{name}_HAN_SEEN"), &m.han_seen);
         let _ = writeln!(
             out,
-            "pub(crate) static {name}: CjkModel = CjkModel {{ han_top: &{name}_HAN_TOP, han_seen: &{name}_HAN_SEEN, scores: {:?}, adjacent: {} }};\n",
-            m.scores, m.adjacent
+            "pub(crate) static {name}: CjkModel = CjkModel {{ han_top: &{name}_HAN_TOP, han_seen: &{name}_HAN_SEEN, scores: {:?}, adjacent: {}, spaced: {} }};\n",
+            m.scores, m.adjacent, m.spaced
         );
     }
     Ok(out)

@@ -257,7 +257,7 @@ impl Detector {
                 alive: true,
                 score: 0,
                 chars: 0,
-                prev: 0x20,
+                prev: 0,
             }),
             single_score: [0; 28],
             alive_score: [0; 28],

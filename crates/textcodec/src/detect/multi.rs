@@ -22,7 +22,7 @@ pub(super) struct Multi {
     pub(super) score: i64,
     /// Non-ASCII characters decoded.
     pub(super) chars: u64,
-    /// The last unit decoded (a space at the start).
+    /// The last unit decoded (0 at the start, which no side score counts).
     pub(super) prev: u16,
 }
 

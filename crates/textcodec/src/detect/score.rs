@@ -44,6 +44,8 @@ pub(crate) struct CjkModel {
     pub(crate) scores: [i16; 12],
     /// Score of a non-ASCII character's side touching an ASCII letter.
     pub(crate) adjacent: i8,
+    /// Score of a non-ASCII character's side touching a space.
+    pub(crate) spaced: i8,
 }
 
 /// One single-byte encoding's view of the bytes 0x80–0xFF.
@@ -383,18 +385,20 @@ pub(crate) fn cjk_score(flavor: Flavor, prev: u16, unit: u16) -> i32 {
         Flavor::Japanese => &model::JAPANESE,
         Flavor::Korean => &model::KOREAN,
     };
-    if unit < 0x80 {
-        return if prev >= 0x80 && (unit as u8).is_ascii_alphabetic() {
+    // The side between `prev` and `unit` when one of them is ASCII and the other not.
+    let side = |ascii: u16| {
+        if (ascii as u8).is_ascii_alphabetic() {
             i32::from(m.adjacent)
+        } else if ascii == u16::from(b' ') {
+            i32::from(m.spaced)
         } else {
             0
-        };
-    }
-    let touching = if prev < 0x80 && (prev as u8).is_ascii_alphabetic() {
-        i32::from(m.adjacent)
-    } else {
-        0
+        }
     };
+    if unit < 0x80 {
+        return if prev >= 0x80 { side(unit) } else { 0 };
+    }
+    let touching = if prev < 0x80 { side(prev) } else { 0 };
     touching.wrapping_add(unit_score(m, unit))
 }
 

@@ -924,7 +924,7 @@ pub(crate) static JAPANESE_HAN_SEEN: [u64; 328] = [
     0x0000000000000000, 0x0000000000000000, 0x0000000000000000, 0x0000000000000000,
     0x0000000000000000, 0x0000000000000000, 0x0000000000000000, 0x0000000000000000,
 ];
-pub(crate) static JAPANESE: CjkModel = CjkModel { han_top: &JAPANESE_HAN_TOP, han_seen: &JAPANESE_HAN_SEEN, scores: [27, 8, -76, 40, 40, -30, -45, -71, 20, 1, -67, -22], adjacent: -43 };
+pub(crate) static JAPANESE: CjkModel = CjkModel { han_top: &JAPANESE_HAN_TOP, han_seen: &JAPANESE_HAN_SEEN, scores: [27, 8, -76, 40, 40, -30, -45, -71, 20, 1, -67, -22], adjacent: -43, spaced: -28 };
 
 pub(crate) static SIMPLIFIED_HAN_TOP: [u64; 328] = [
     0x4c04241000006e89, 0x00000040a0001a00, 0x840000100c105840, 0x0840003800404400,
@@ -1094,7 +1094,7 @@ pub(crate) static SIMPLIFIED_HAN_SEEN: [u64; 328] = [
     0x0000000000000000, 0x0000000000000000, 0x0000004000000000, 0x0000000001000000,
     0x0000000000000000, 0x0000000000000000, 0x0000000000000000, 0x0000000000000000,
 ];
-pub(crate) static SIMPLIFIED: CjkModel = CjkModel { han_top: &SIMPLIFIED_HAN_TOP, han_seen: &SIMPLIFIED_HAN_SEEN, scores: [33, 12, -73, -30, -30, -27, -41, -68, 20, 23, -64, -7], adjacent: -38 };
+pub(crate) static SIMPLIFIED: CjkModel = CjkModel { han_top: &SIMPLIFIED_HAN_TOP, han_seen: &SIMPLIFIED_HAN_SEEN, scores: [33, 12, -73, -30, -30, -27, -41, -68, 20, 23, -64, -7], adjacent: -38, spaced: -24 };
 
 pub(crate) static TRADITIONAL_HAN_TOP: [u64; 328] = [
     0x0804204000002e09, 0x00000000a0004800, 0x0400005048141940, 0x2840003800400c00,
@@ -1264,7 +1264,7 @@ pub(crate) static TRADITIONAL_HAN_SEEN: [u64; 328] = [
     0x0000000000000000, 0x2000000000000000, 0x0000002000000000, 0x0000000040000000,
     0x0000000000000000, 0x0000000000000000, 0x0000000000000000, 0x0000000000000000,
 ];
-pub(crate) static TRADITIONAL: CjkModel = CjkModel { han_top: &TRADITIONAL_HAN_TOP, han_seen: &TRADITIONAL_HAN_SEEN, scores: [33, 12, -73, -30, -30, -27, -41, -67, 21, 21, -64, -21], adjacent: -48 };
+pub(crate) static TRADITIONAL: CjkModel = CjkModel { han_top: &TRADITIONAL_HAN_TOP, han_seen: &TRADITIONAL_HAN_SEEN, scores: [33, 12, -73, -30, -30, -27, -41, -67, 21, 21, -64, -21], adjacent: -48, spaced: -22 };
 
 pub(crate) static KOREAN_HAN_TOP: [u64; 328] = [
     0x0000000000000000, 0x0000000000000000, 0x0000000000000000, 0x0000000000000000,
@@ -1434,5 +1434,5 @@ pub(crate) static KOREAN_HAN_SEEN: [u64; 328] = [
     0x0000000000000000, 0x0000000000000000, 0x0000000000000000, 0x0000000000000000,
     0x0000000000000000, 0x0000000000000000, 0x0000000000000000, 0x0000000000000000,
 ];
-pub(crate) static KOREAN: CjkModel = CjkModel { han_top: &KOREAN_HAN_TOP, han_seen: &KOREAN_HAN_SEEN, scores: [5, 5, -74, -31, -31, -28, 36, -26, -28, -32, -65, -24], adjacent: -48 };
+pub(crate) static KOREAN: CjkModel = CjkModel { han_top: &KOREAN_HAN_TOP, han_seen: &KOREAN_HAN_SEEN, scores: [5, 5, -74, -31, -31, -28, 36, -26, -28, -32, -65, -24], adjacent: -48, spaced: -11 };
 
