@@ -96,16 +96,18 @@ impl EncodeKernel for SingleByteEncoder {
     fn fast(&mut self, src: &str, dst: &mut Slots<u8>) -> (usize, usize) {
         super::encode_bulk_from_utf8(self, src, dst)
     }
-    /// The hot-pair kernel after validating where the CPU has one; elsewhere the generic
-    /// loop checking as it goes (the trait's default).
+    /// The hot-pair kernel where the CPU has one (it takes only valid UTF-8), with the
+    /// generic loop checking as it goes between its runs; elsewhere the generic loop
+    /// throughout (the trait's default).
     #[cfg(all(feature = "std", not(feature = "compact")))]
     #[inline]
     fn fast_bytes(&mut self, src: &[u8], dst: &mut Slots<u8>) -> (usize, usize) {
-        if crate::simd::byte_map::has_encode_kernel() {
-            super::validated_fast(self, src, dst)
-        } else {
-            super::encode_bulk_from_utf8_bytes(self, src, dst)
+        if !crate::simd::byte_map::has_encode_kernel() {
+            return super::encode_bulk_from_utf8_bytes(self, src, dst);
         }
+        self.hot_pair_loop(src, dst, |kernel, span, out| {
+            super::encode_bulk_from_utf8_bytes(kernel, src.get(span).unwrap_or_default(), out)
+        })
     }
     #[cfg(not(feature = "compact"))]
     #[inline]
@@ -113,30 +115,46 @@ impl EncodeKernel for SingleByteEncoder {
         if !crate::simd::byte_map::has_encode_kernel() {
             return super::encode_bulk_from_utf8(self, src, dst);
         }
+        self.hot_pair_loop(src.as_bytes(), dst, |kernel, span, out| {
+            super::encode_bulk_from_utf8(kernel, src.get(span).unwrap_or_default(), out)
+        })
+    }
+}
+
+impl SingleByteEncoder {
+    /// The hot-pair kernel, then `generic` over a span of about 32 bytes of `src` (given as
+    /// its range) from where it stopped (another character, an unmappable or malformed one),
+    /// by turns. A span ends before a byte that is no UTF-8 continuation byte (a character
+    /// boundary, in UTF-8).
+    /// Returns (bytes read, bytes written), as the kernels' `fast` loops.
+    #[cfg(not(feature = "compact"))]
+    #[inline(always)]
+    fn hot_pair_loop(
+        &mut self,
+        src: &[u8],
+        dst: &mut Slots<u8>,
+        generic: impl Fn(&mut Self, core::ops::Range<usize>, &mut Slots<u8>) -> (usize, usize),
+    ) -> (usize, usize) {
         let (mut read, mut written) = (0usize, 0usize);
         loop {
             let (rest, out) = (
                 src.get(read..).unwrap_or_default(),
                 dst.get_mut(written..).unwrap_or_default(),
             );
-            let (r, w) =
-                crate::simd::byte_map::encode_hot_pairs(rest.as_bytes(), &self.index.hot, out);
+            let (r, w) = crate::simd::byte_map::encode_hot_pairs(rest, &self.index.hot, out);
             read = read.saturating_add(r);
             written = written.saturating_add(w);
-            // The span for the generic loop: about 32 bytes, ending on a character boundary.
             let mut end = read.saturating_add(32).min(src.len());
-            while !src.is_char_boundary(end) {
+            while src.get(end).is_some_and(|&b| b & 0xC0 == 0x80) {
                 end = end.saturating_add(1);
             }
-            let (span, out) = (
-                src.get(read..end).unwrap_or_default(),
-                dst.get_mut(written..).unwrap_or_default(),
-            );
-            let (r, w) = super::encode_bulk_from_utf8(self, span, out);
+            let out = dst.get_mut(written..).unwrap_or_default();
+            let (r, w) = generic(self, read..end, out);
+            let span_len = end.saturating_sub(read);
             read = read.saturating_add(r);
             written = written.saturating_add(w);
-            if r < span.len() || read == src.len() {
-                // An unmappable character, no room, or the end.
+            if r < span_len || read == src.len() {
+                // An unmappable or malformed character, no room, or the end.
                 return (read, written);
             }
         }

@@ -198,16 +198,20 @@ pub(super) unsafe fn encode_hot_pairs(
         let low_half = _mm512_permutex2var_epi8(t0, idx, t1);
         let high_half = _mm512_permutex2var_epi8(t2, idx, t3);
         let mapped = _mm512_mask_blend_epi8(_mm512_movepi8_mask(idx), low_half, high_half);
-        // Trails of a cold lead, or of an unmappable character: stop at their lead.
+        // Where the step stops: at the lead of a trail of a cold lead or of an unmappable
+        // character, and — in input that is not a `&str` — at a lead without its trail and
+        // at a trail without a lead.
         let cold = trails & !(e0 | e1 | e2 | e3);
         let unmapped = trails & _mm512_cmpeq_epi8_mask(mapped, _mm512_setzero_si512());
-        let bad = cold | unmapped;
+        let after_lead = leads << 1;
+        let at_lead = ((cold | unmapped | !trails) & after_lead) >> 1;
+        let bad = at_lead | (cold & !after_lead);
         let mut take = 64;
         if long != 0 {
             take = long.trailing_zeros();
         }
         if bad != 0 {
-            take = take.min(bad.trailing_zeros().saturating_sub(1));
+            take = take.min(bad.trailing_zeros());
         }
         let stopped = take < 64;
         // A lead at the end of the step: its character is the next step's.

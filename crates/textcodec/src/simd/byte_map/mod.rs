@@ -181,10 +181,11 @@ pub(crate) const fn hot_pairs(decode: &[u16; 256]) -> HotPairs {
     HotPairs { leads, bytes }
 }
 
-/// Encodes a prefix of `src` (the bytes of a `&str` from a character boundary) into
-/// `dst`: ASCII and the hot two-byte characters, 64 (AVX-512) or 16 (NEON) bytes per step;
-/// stops before anything else (other characters, unmappable ones) or when a step's output
-/// might not fit.
+/// Encodes a prefix of `src` (bytes from a character boundary, UTF-8 or not) into `dst`:
+/// ASCII and the hot two-byte characters, 64 (AVX-512) or 16 (NEON) bytes per step; stops
+/// before anything else (other characters, unmappable ones, malformed UTF-8) or when a
+/// step's output might not fit. What it takes is valid UTF-8 by construction (ASCII, and
+/// hot leads, all in C2–DF, each with its trail), so it needs no validation first.
 /// Returns (bytes read, bytes written); (0, 0) where there is no kernel (see
 /// [`has_encode_kernel`]).
 #[cfg_attr(feature = "compact", allow(dead_code))]

@@ -363,22 +363,29 @@ pub(super) fn encode_hot_pairs(
             let lead_bytes = vcgeq_u8(v, vdupq_n_u8(0xC0));
             let long = vcgeq_u8(v, vdupq_n_u8(0xE0));
             let trails = vceqq_u8(vandq_u8(v, vdupq_n_u8(0xC0)), vdupq_n_u8(0x80));
-            // Trails of a cold lead (nothing kept: 0) or of an unmapped character.
-            let bad = vandq_u8(trails, vceqzq_u8(mapped));
+            // After a lead, anything but the trail of a hot, mapped character (a trail
+            // of a cold lead, nothing kept: 0; of an unmapped character; no trail, in
+            // input that is not a `&str`) stops the step at the lead; a trail after no lead
+            // (neither a `&str`'s) at itself.
+            let after_lead = vcgeq_u8(prev, vdupq_n_u8(0xC0));
+            let good_trails = vandq_u8(trails, vtstq_u8(mapped, mapped));
+            let bad_after_lead = vbicq_u8(after_lead, good_trails);
+            let lone = vbicq_u8(trails, after_lead);
             (
                 vbslq_u8(trails, mapped, v),
-                movemask_4(lead_bytes, long, bad, vdupq_n_u8(0)),
+                movemask_4(lead_bytes, long, bad_after_lead, lone),
             )
         };
-        let [lead_bytes, long, bad, _] = masks;
-        // Three- and four-byte characters end the step at their lead; bad trails at
-        // theirs.
+        let [lead_bytes, long, bad_after_lead, lone] = masks;
+        // Three- and four-byte characters end the step at their lead; see above for the
+        // rest.
         let mut take = 16;
         if long != 0 {
             take = long.trailing_zeros();
         }
+        let bad = (bad_after_lead >> 1) | lone;
         if bad != 0 {
-            take = take.min(bad.trailing_zeros().saturating_sub(1));
+            take = take.min(bad.trailing_zeros());
         }
         let stopped = take < 16;
         // A lead at the end of the step: its character is the next step's.

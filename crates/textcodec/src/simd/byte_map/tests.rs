@@ -365,6 +365,58 @@ fn hot_pair_encoder_stops_at_every_position_in_every_single_byte_encoding() {
     }
 }
 
+/// The hot-pair encoder kernel over bytes that are not all UTF-8 (`EncodeWriter` hands it
+/// a writer's bytes unchecked): text of hot characters with one malformed piece — a lead
+/// without its trail, a lone trail, an overlong or a long lead cut short, bytes never in
+/// UTF-8 — at every position. Every kernel takes only whole valid characters, before the
+/// piece, and writes exactly their bytes.
+#[test]
+fn hot_pair_encoder_takes_only_valid_utf8() {
+    use crate::index::single_byte::{WINDOWS_1251, WINDOWS_1252};
+    let (max_len, step) = if cfg!(miri) { (40, 13) } else { (140, 1) };
+    let junk: [&[u8]; 9] = [
+        b"\xD0",
+        b"\xD0A",
+        b"\xD0\xD0",
+        b"\x80",
+        b"\xBF\x80",
+        b"\xC0\xAF",
+        b"\xC1\xBF",
+        b"\xE3\x81",
+        b"\xFF",
+    ];
+    for index in [&WINDOWS_1251, &WINDOWS_1252].map(|i| i.tables()) {
+        let hot = &hot_pairs(&index.decode);
+        let (takeable, _) = hot_pair_characters(index, hot);
+        for len in 0..max_len {
+            let (text, _) = mixed_text(len, usize::MAX, &takeable, &[]);
+            for at in (0..=text.len())
+                .filter(|&i| text.is_char_boundary(i))
+                .step_by(step)
+            {
+                for piece in junk {
+                    let mut src = text.as_bytes()[..at].to_vec();
+                    src.extend_from_slice(piece);
+                    src.extend_from_slice(&text.as_bytes()[at..]);
+                    let (want, out_at) = expected_output(&text, at, single_byte_encode(index));
+                    for k in available_kernels() {
+                        let mut dst = alloc::vec![0xAAu8; src.len() + 64];
+                        let (read, written) = encode_hot_pairs_with(k, &src, hot, slots(&mut dst));
+                        let what = || alloc::format!("{k:?} at {at} {piece:?} {text:?}");
+                        assert!(
+                            read <= at && text.is_char_boundary(read),
+                            "{}: read {read}",
+                            what()
+                        );
+                        assert_eq!(written, out_at[read], "{}", what());
+                        assert_eq!(&dst[..written], &want[..written], "{}", what());
+                    }
+                }
+            }
+        }
+    }
+}
+
 /// The x-user-defined encoder kernel against the Standard's mapping, character by
 /// character: a prefix of whole characters, each ASCII or U+F780..=U+F7FF, exactly their
 /// bytes, and with room every whole step up to the first other character; that character
