@@ -96,9 +96,27 @@ pub(crate) fn out_ptr<T>(dst: &mut Slots<T>) -> *mut T {
 #[inline(always)]
 pub(crate) fn write_slots<T: Copy>(dst: &mut Slots<T>, src: &[T]) {
     debug_assert_eq!(dst.len(), src.len());
-    let n = dst.len().min(src.len());
-    // SAFETY: both ranges hold `n` elements, and a `&mut` and a `&` never overlap.
-    unsafe { core::ptr::copy_nonoverlapping(src.as_ptr(), dst.as_mut_ptr().cast::<T>(), n) }
+    // The count is `src.len()`, so that a copy of an array (an encoder's two, three or five
+    // bytes) is stores of constant size, not a `memcpy` call as with `min(dst.len(),
+    // src.len())` (one call per character in the ISO-2022-JP encoder). A shorter `dst`
+    // (never, by the callers' contract) goes the cold way.
+    match dst.get_mut(..src.len()) {
+        // SAFETY: both ranges hold `src.len()` elements, and a `&mut` and a `&` never
+        // overlap.
+        Some(d) => unsafe {
+            core::ptr::copy_nonoverlapping(src.as_ptr(), d.as_mut_ptr().cast::<T>(), src.len())
+        },
+        None => write_slots_short(dst, src),
+    }
+}
+
+/// [`write_slots`] into a `dst` shorter than `src`: what fits.
+#[cold]
+#[inline(never)]
+fn write_slots_short<T: Copy>(dst: &mut Slots<T>, src: &[T]) {
+    for (d, &s) in dst.iter_mut().zip(src) {
+        d.write(s);
+    }
 }
 
 /// Writes `src` at `dst[at..at + W]` (if it fits): a store of constant size.
