@@ -116,3 +116,4 @@ pub use hooks::{
     bom_sniff, decode, encode, encode_or_fail, get_an_encoder, utf8_decode,
     utf8_decode_without_bom, utf8_decode_without_bom_or_fail, utf8_encode, EncodeOrFailError,
 };
+pub use simd::dispatch::{kernel_info, KernelInfo, KernelRequest};

@@ -1,15 +1,26 @@
 //! The one dispatch point: which kernel family every bulk primitive uses.
 //!
-//! The choice is made once, on first use. In std builds it comes from runtime CPU
-//! detection (`std::is_x86_feature_detected!`), and the environment variable
-//! `TEXTCODEC_KERNEL` (`scalar`, `sse2`, `sse4`, `avx2`, `avx512` on x86-64; `scalar`, `neon` on
-//! aarch64) can force a lower one; asking
-//! for a kernel the CPU lacks gives the best one it has below that. no_std builds use
-//! what the compilation target guarantees (`cfg(target_feature)`), nothing more.
+//! The choice is made once, on first use, and kept for the life of the process. In std
+//! builds it comes from runtime CPU detection (`std::is_x86_feature_detected!`), and the
+//! environment variable `TEXTCODEC_KERNEL` can cap it at a lower level. The rule:
+//! - unset or empty: the best level this CPU supports;
+//! - a level name of this target (`scalar`, `sse2`, `sse4`, `avx2`, `avx512` on x86-64;
+//!   `scalar`, `neon` on aarch64; `scalar` elsewhere; exact, lowercase): that level if the
+//!   CPU supports it, else the best one below it ("capped");
+//! - anything else (a misspelling such as `avx`, another architecture's level): ignored,
+//!   the best level this CPU supports. A library must not panic or print over an
+//!   environment variable, so this fallback is not an error here; it is reported by
+//!   [`kernel_info`] (`KernelRequest::Unknown`), which is how the `textcodec` CLI refuses
+//!   to run with such a value.
+//!
+//! no_std builds read no environment: they use what the compilation target guarantees
+//! (`cfg(target_feature)`, e.g. `-C target-cpu=x86-64-v3` gives `avx2`), nothing more, and
+//! [`kernel_info`] reports no request.
 //!
 //! A [`Kernel`] value is proof that the CPU supports it: the variants that need CPU
 //! features carry a [`Detected`] token that only this module can create, after detection.
 //! That is what makes the safe `*_with(kernel, …)` functions of the other modules sound.
+//! The public report ([`KernelInfo`]) holds names only, never a `Kernel`.
 #![deny(
     clippy::unwrap_used,
     clippy::expect_used,
@@ -17,6 +28,8 @@
     clippy::indexing_slicing,
     clippy::arithmetic_side_effects
 )]
+
+use alloc::string::String;
 
 /// Proof that the CPU features of a kernel were detected (private constructor).
 #[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Debug)]
@@ -69,7 +82,6 @@ const HIGHEST: usize = LEVELS.len() - 1;
 
 impl Kernel {
     /// The kernel's name, as `TEXTCODEC_KERNEL` spells it.
-    #[cfg_attr(not(test), allow(dead_code))]
     // Bounds: `level` numbers the variants compiled in for this target from 0, and `LEVELS`
     // has one name per such variant, under the same `cfg`s and in the same order.
     #[allow(clippy::indexing_slicing)]
@@ -192,21 +204,47 @@ fn best_at_most(ceiling: usize) -> Kernel {
         .unwrap_or(Kernel::Scalar)
 }
 
+/// The kernel for a `TEXTCODEC_KERNEL` value (`None`: unset), and what became of the
+/// request (the rule is in the module docs).
+fn select(value: Option<&str>) -> (Kernel, KernelRequest) {
+    let Some(value) = value.filter(|v| !v.is_empty()) else {
+        return (best_at_most(HIGHEST), KernelRequest::Unset);
+    };
+    let Some((level, &name)) = LEVELS.iter().enumerate().find(|(_, l)| **l == value) else {
+        return (best_at_most(HIGHEST), KernelRequest::Unknown(value.into()));
+    };
+    let k = best_at_most(level);
+    if k.level() == level {
+        (k, KernelRequest::Honoured(name))
+    } else {
+        (k, KernelRequest::Capped(name))
+    }
+}
+
+/// The choice, made once: `kernel` and `kernel_info` both read it, so they always agree
+/// even if the environment changes later.
+#[cfg(feature = "std")]
+fn selection() -> &'static (Kernel, KernelRequest) {
+    static SELECTION: std::sync::OnceLock<(Kernel, KernelRequest)> = std::sync::OnceLock::new();
+    SELECTION.get_or_init(|| {
+        // Not Unicode: the lossy form (with U+FFFD) names no level, so it is `Unknown`.
+        let value = std::env::var_os("TEXTCODEC_KERNEL").map(|v| v.to_string_lossy().into_owned());
+        select(value.as_deref())
+    })
+}
+
 /// The kernel in use (see the module docs).
 #[inline(always)]
 pub(crate) fn kernel() -> Kernel {
     #[cfg(feature = "std")]
     {
         use std::sync::atomic::{AtomicU8, Ordering};
-        /// 0: not chosen yet; else the level plus one.
+        /// 0: not chosen yet; else the level plus one. A copy of `selection()`'s level,
+        /// one relaxed load on the hot path.
         static CHOICE: AtomicU8 = AtomicU8::new(0);
         #[cold]
         fn choose() -> Kernel {
-            let ceiling = std::env::var("TEXTCODEC_KERNEL")
-                .ok()
-                .and_then(|name| LEVELS.iter().position(|l| *l == name))
-                .unwrap_or(HIGHEST);
-            let k = best_at_most(ceiling);
+            let k = selection().0;
             // `level()` is at most 4: this never saturates.
             CHOICE.store((k.level() as u8).saturating_add(1), Ordering::Relaxed);
             k
@@ -220,6 +258,85 @@ pub(crate) fn kernel() -> Kernel {
     #[cfg(not(feature = "std"))]
     {
         best_at_most(HIGHEST)
+    }
+}
+
+/// What `TEXTCODEC_KERNEL` asked for, and what became of it (see [`kernel_info`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum KernelRequest {
+    /// No request: `TEXTCODEC_KERNEL` is unset or empty, or this is a no_std build (which
+    /// reads no environment). The active level is the best this CPU supports.
+    Unset,
+    /// A level of this target that this CPU supports: it is the active level.
+    Honoured(&'static str),
+    /// A level of this target that this CPU lacks: the active level is the best one below
+    /// it.
+    Capped(&'static str),
+    /// A value that names no level of this target (a misspelling, another architecture's
+    /// level, text that is not Unicode, shown lossily): ignored, the active level is the
+    /// best this CPU supports. Programs that take `TEXTCODEC_KERNEL` from their users
+    /// should treat this as an error, as the `textcodec` CLI does.
+    Unknown(String),
+}
+
+/// The SIMD kernel level textcodec's bulk loops run at, and how it was chosen (see
+/// [`kernel_info`]). Levels are named as `TEXTCODEC_KERNEL` spells them.
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct KernelInfo {
+    /// The level in use.
+    pub active: &'static str,
+    /// What `TEXTCODEC_KERNEL` asked for.
+    pub request: KernelRequest,
+    /// Every level of this target, from the most portable to the most demanding: the
+    /// values `TEXTCODEC_KERNEL` accepts.
+    pub levels: &'static [&'static str],
+    /// The levels this CPU supports: a prefix of `levels` (each level needs the CPU
+    /// features of those before it), `scalar` always included.
+    pub supported: &'static [&'static str],
+}
+
+/// The SIMD kernel level in use, what `TEXTCODEC_KERNEL` asked for, and the levels of this
+/// target and CPU.
+///
+/// The level is chosen once per process, on the first conversion (or this call), and
+/// never changes. The rule, in std builds:
+/// - `TEXTCODEC_KERNEL` unset or empty: the best level this CPU supports
+///   ([`KernelRequest::Unset`]);
+/// - a name in [`KernelInfo::levels`] (exact, lowercase): that level
+///   ([`KernelRequest::Honoured`]), or the best one below it if this CPU lacks it
+///   ([`KernelRequest::Capped`]);
+/// - any other value: ignored, the best level this CPU supports
+///   ([`KernelRequest::Unknown`]). The library does not fail over an environment
+///   variable; this report is where the fallback shows, so a program can refuse it.
+///
+/// no_std builds read no environment: the level is the best the compilation target's
+/// features guarantee (`cfg(target_feature)`), the request is [`KernelRequest::Unset`],
+/// and `supported` lists those levels.
+///
+/// ```
+/// let info = textcodec::kernel_info();
+/// assert!(info.supported.contains(&info.active));
+/// assert_eq!(info.levels[0], "scalar");
+/// if let textcodec::KernelRequest::Unknown(value) = &info.request {
+///     eprintln!("TEXTCODEC_KERNEL={value} is not one of {:?}", info.levels);
+/// }
+/// ```
+pub fn kernel_info() -> KernelInfo {
+    #[cfg(feature = "std")]
+    let (active, request) = {
+        let (k, request) = selection();
+        (*k, request.clone())
+    };
+    #[cfg(not(feature = "std"))]
+    let (active, request) = select(None);
+    let best = best_at_most(HIGHEST).level();
+    KernelInfo {
+        active: active.name(),
+        request,
+        levels: LEVELS,
+        supported: LEVELS.get(..=best).unwrap_or(LEVELS),
     }
 }
 
@@ -239,5 +356,91 @@ mod tests {
         }
         let names: alloc::vec::Vec<_> = available_kernels().map(Kernel::name).collect();
         assert_eq!(names.first(), Some(&"scalar"));
+    }
+
+    fn best() -> Kernel {
+        best_at_most(HIGHEST)
+    }
+
+    #[test]
+    fn no_request_gives_the_best_level() {
+        assert_eq!(select(None), (best(), KernelRequest::Unset));
+        // Empty counts as unset, as `TEXTCODEC_KERNEL= cmd` means in a shell.
+        assert_eq!(select(Some("")), (best(), KernelRequest::Unset));
+    }
+
+    #[test]
+    fn an_unknown_value_falls_back_to_detection_and_says_so() {
+        for value in [
+            "avx",
+            "AVX2",
+            " sse2",
+            "sse2 ",
+            "avx-512",
+            "x86-64-v3",
+            "\u{FFFD}",
+        ] {
+            assert_eq!(
+                select(Some(value)),
+                (best(), KernelRequest::Unknown(value.into())),
+                "{value:?}"
+            );
+        }
+        #[cfg(target_arch = "x86_64")]
+        assert_eq!(
+            select(Some("neon")),
+            (best(), KernelRequest::Unknown("neon".into()))
+        );
+        #[cfg(target_arch = "aarch64")]
+        assert_eq!(
+            select(Some("avx2")),
+            (best(), KernelRequest::Unknown("avx2".into()))
+        );
+    }
+
+    #[test]
+    fn a_known_level_is_honoured_or_capped_to_the_best_below() {
+        let available: alloc::vec::Vec<Kernel> = available_kernels().collect();
+        for (level, &name) in LEVELS.iter().enumerate() {
+            let (k, request) = select(Some(name));
+            let below = available
+                .iter()
+                .copied()
+                .filter(|k| k.level() <= level)
+                .max();
+            assert_eq!(Some(k), below, "{name}");
+            if available.iter().any(|k| k.level() == level) {
+                assert_eq!(request, KernelRequest::Honoured(name));
+                assert_eq!(k.name(), name);
+            } else {
+                assert_eq!(request, KernelRequest::Capped(name));
+                assert!(k.level() < level, "{name}");
+            }
+        }
+        assert_eq!(
+            select(Some("scalar")),
+            (Kernel::Scalar, KernelRequest::Honoured("scalar"))
+        );
+    }
+
+    #[test]
+    fn kernel_info_reports_the_kernel_in_use() {
+        let info = kernel_info();
+        assert_eq!(info.active, kernel().name());
+        assert_eq!(info.levels, LEVELS);
+        assert_eq!(info.levels.first(), Some(&"scalar"));
+        let available: alloc::vec::Vec<_> = available_kernels().map(Kernel::name).collect();
+        assert_eq!(info.supported, &available[..]);
+        assert!(info.supported.contains(&info.active));
+        // The report is the choice made at first use, from the environment of this run
+        // (`.ci/run` runs these tests with every level forced).
+        #[cfg(feature = "std")]
+        {
+            let value = std::env::var("TEXTCODEC_KERNEL").ok();
+            assert_eq!((kernel(), info.request.clone()), select(value.as_deref()));
+        }
+        #[cfg(not(feature = "std"))]
+        assert_eq!(info.request, KernelRequest::Unset);
+        assert_eq!(kernel_info(), info, "the choice does not change");
     }
 }
