@@ -15,12 +15,15 @@ Examples:
   textcodec detect --tld jp examples/shift_jis.txt
   textcodec list sjis
 
+Environment: TEXTCODEC_KERNEL=LEVEL caps the SIMD kernel level, for measurements and
+tests (`textcodec list --kernels` lists the levels; an unknown value is a usage error).
+
 Exit status: 0 success, 1 data or I/O error, 2 usage error.";
 
 /// Convert, sniff, validate and list text encodings exactly as browsers do (the WHATWG
 /// Encoding Standard).
 #[derive(Parser, Debug)]
-#[command(name = "textcodec", version, after_help = MAIN_EXAMPLES)]
+#[command(name = "textcodec", version = crate::kernel::version(), after_help = MAIN_EXAMPLES)]
 pub struct Cli {
     /// Print no warnings, notes or progress (errors are still printed).
     #[arg(short, long, global = true)]
@@ -319,7 +322,13 @@ const LIST_EXAMPLES: &str = "\
 Examples:
   textcodec list
   textcodec list latin1
-  textcodec list --json | jq '.[].name'";
+  textcodec list --json | jq '.[].name'
+  textcodec list --kernels
+
+`--kernels` lists the SIMD kernel levels of this build's target: the values the
+environment variable TEXTCODEC_KERNEL accepts to cap the level (for measurements and
+tests), which of them this CPU supports, and which one is in use. An unknown
+TEXTCODEC_KERNEL value is a usage error.";
 
 #[derive(Args, Debug)]
 #[command(after_help = LIST_EXAMPLES)]
@@ -331,6 +340,10 @@ pub struct ListArgs {
     /// Print JSON.
     #[arg(long)]
     pub json: bool,
+
+    /// List the SIMD kernel levels instead: which this CPU supports, which is in use.
+    #[arg(long, conflicts_with = "label")]
+    pub kernels: bool,
 }
 
 const COMPLETIONS_EXAMPLES: &str = "\
