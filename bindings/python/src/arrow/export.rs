@@ -21,31 +21,80 @@ pub struct StringBuilder {
     validity: Bitmap,
 }
 
+/// An allocation failed: raised as `MemoryError` (Rust's infallible allocations would
+/// abort the interpreter).
+#[derive(Debug)]
+pub struct OutOfMemory;
+
+/// `n` zeroed bytes, or `None` if they cannot be allocated. Zeroed memory comes from the
+/// allocator as untouched pages (calloc), so a large buffer costs only the pages written.
+fn try_zeroed(n: usize) -> Option<Vec<u8>> {
+    if n == 0 {
+        return Some(Vec::new());
+    }
+    let layout = std::alloc::Layout::array::<u8>(n).ok()?;
+    // SAFETY: `layout` has a non-zero size.
+    let ptr = unsafe { std::alloc::alloc_zeroed(layout) };
+    if ptr.is_null() {
+        return None;
+    }
+    // SAFETY: `ptr` comes from the global allocator with the layout of `n` bytes (align 1),
+    // all `n` of them initialised (zeroed): a Vec of length and capacity `n` owns it.
+    Some(unsafe { Vec::from_raw_parts(ptr, n, n) })
+}
+
 impl StringBuilder {
-    /// A builder for about `rows` rows and `bytes` bytes of text.
-    pub fn with_capacity(rows: usize, bytes: usize) -> StringBuilder {
-        let mut offsets = Vec::with_capacity(rows + 1);
+    /// A builder for `rows` rows and `bytes` bytes of text.
+    pub fn with_capacity(rows: usize, bytes: usize) -> Result<StringBuilder, OutOfMemory> {
+        let data = try_zeroed(bytes).ok_or(OutOfMemory)?;
+        StringBuilder::over(rows, data)
+    }
+
+    /// A builder for decoding `rows` rows of `input` bytes: room for the most UTF-8 they
+    /// can decode to, three bytes per input byte (every decoder's bound), so no row waits
+    /// for the buffer to grow. If that much address space is not to be had, room for
+    /// `input` bytes, grown as needed.
+    pub fn for_decoding(rows: usize, input: usize) -> Result<StringBuilder, OutOfMemory> {
+        let data = try_zeroed(input.saturating_mul(3))
+            .or_else(|| try_zeroed(input))
+            .ok_or(OutOfMemory)?;
+        StringBuilder::over(rows, data)
+    }
+
+    fn over(rows: usize, data: Vec<u8>) -> Result<StringBuilder, OutOfMemory> {
+        let mut offsets = Vec::new();
+        offsets
+            .try_reserve_exact(rows.saturating_add(1))
+            .map_err(|_| OutOfMemory)?;
         offsets.push(0);
-        let data = vec![0; bytes];
         advise_huge_pages(&data);
-        StringBuilder {
+        Ok(StringBuilder {
             offsets,
             data,
             len: 0,
             validity: Bitmap::default(),
-        }
+        })
     }
 
     /// `n` bytes of room after the text, to decode into; `commit` then says how
     /// many were written (valid UTF-8, whole characters).
-    pub fn room(&mut self, n: usize) -> &mut [u8] {
-        let need = self.len.saturating_add(n);
+    pub fn room(&mut self, n: usize) -> Result<&mut [u8], OutOfMemory> {
+        let need = self.len.checked_add(n).ok_or(OutOfMemory)?;
         if self.data.len() < need {
-            self.data
-                .resize(need.max(self.data.len().saturating_mul(2)), 0);
+            // Doubling, or just what is needed if doubling cannot be had.
+            let doubled = need.max(self.data.len().saturating_mul(2));
+            let grow_to = if self.data.try_reserve_exact(doubled - self.data.len()).is_ok() {
+                doubled
+            } else {
+                self.data
+                    .try_reserve_exact(need - self.data.len())
+                    .map_err(|_| OutOfMemory)?;
+                need
+            };
+            self.data.resize(grow_to, 0);
         }
         // Exactly `n` bytes: the decoder's sink works over the slice it is given.
-        self.data.get_mut(self.len..need).unwrap_or_default()
+        Ok(self.data.get_mut(self.len..need).unwrap_or_default())
     }
 
     /// Adds `written` bytes that a decoder wrote at the start of [`StringBuilder::room`]
@@ -69,13 +118,14 @@ impl StringBuilder {
     }
 
     /// Appends a row.
-    pub fn push_str(&mut self, s: &str) {
-        let room = self.room(s.len());
+    pub fn push_str(&mut self, s: &str) -> Result<(), OutOfMemory> {
+        let room = self.room(s.len())?;
         if let Some(dst) = room.get_mut(..s.len()) {
             dst.copy_from_slice(s.as_bytes());
         }
         self.commit(s.len());
         self.end_row();
+        Ok(())
     }
 
     /// Freezes the column: `string` (32-bit offsets) when they fit, else `large_string`;

@@ -8,14 +8,14 @@ mod import;
 
 use std::sync::Arc;
 
-use pyo3::exceptions::{PyLookupError, PyUnicodeDecodeError, PyValueError};
+use pyo3::exceptions::{PyLookupError, PyMemoryError, PyUnicodeDecodeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::PyBytes;
 use pyo3::PyTypeInfo;
 use textcodec::sniff::{sniff, ResourceKind, SniffOptions};
 use textcodec::{BomHandling, DecodeErrorMode, DecodeStatus, Decoder, DecoderOptions, Encoding};
 
-use self::export::{capsules, Bitmap, Column, StringBuilder};
+use self::export::{capsules, Bitmap, Column, OutOfMemory, StringBuilder};
 use self::import::{BinaryColumn, Imported};
 use crate::decode::parse_bom;
 use crate::encoding::resolve;
@@ -62,7 +62,16 @@ enum RowError {
         end: usize,
         encoding: Encoding,
     },
-    BadOffsets(usize),
+    /// A row outside its buffers when read, though validated: the producer changed the
+    /// array's memory meanwhile.
+    Changed(usize),
+    OutOfMemory,
+}
+
+impl From<OutOfMemory> for RowError {
+    fn from(_: OutOfMemory) -> RowError {
+        RowError::OutOfMemory
+    }
 }
 
 impl RowError {
@@ -72,9 +81,13 @@ impl RowError {
                 "unknown encoding label {:?} in row {row}",
                 String::from_utf8_lossy(&label)
             )),
-            RowError::BadOffsets(row) => PyValueError::new_err(format!(
-                "malformed Arrow array: inconsistent offsets at row {row}"
+            RowError::Changed(row) => PyValueError::new_err(format!(
+                "malformed Arrow array: row {row} lies outside its buffers (the array's \
+                 memory changed while it was decoded)"
             )),
+            RowError::OutOfMemory => {
+                PyMemoryError::new_err("not enough memory for the decoded Arrow array")
+            }
             RowError::Malformed {
                 row,
                 bytes,
@@ -112,13 +125,12 @@ enum Labels<'a> {
     PerRow(BinaryColumn<'a>),
 }
 
-/// The most UTF-8 the rows can decode to: three bytes per input byte (every decoder's
-/// bound). Allocated zeroed, the buffer costs only the pages the text ends up using.
-fn worst_case(column: &BinaryColumn<'_>) -> usize {
+/// The bytes of the non-null rows (null rows' offsets or views may span anything).
+fn input_bytes(column: &BinaryColumn<'_>) -> usize {
     (0..column.len())
-        .filter_map(|i| column.value(i).map(<[u8]>::len))
+        .filter(|&i| !column.is_null(i))
+        .filter_map(|i| column.value_len(i))
         .fold(0usize, usize::saturating_add)
-        .saturating_mul(3)
 }
 
 fn decode_rows(
@@ -127,7 +139,7 @@ fn decode_rows(
     errors: RowErrors,
     bom: BomHandling,
 ) -> Result<StringBuilder, RowError> {
-    let mut out = StringBuilder::with_capacity(column.len(), worst_case(column));
+    let mut out = StringBuilder::for_decoding(column.len(), input_bytes(column))?;
     let options = DecoderOptions {
         error_mode: if errors == RowErrors::Replace {
             DecodeErrorMode::Replacement
@@ -142,13 +154,13 @@ fn decode_rows(
             out.push_null();
             continue;
         }
-        let value = column.value(row).ok_or(RowError::BadOffsets(row))?;
+        let value = column.value(row).ok_or(RowError::Changed(row))?;
         let encoding = match labels {
             Labels::One(e) => *e,
             // A null label: UTF-8, the Standard's default.
             Labels::PerRow(l) if l.is_null(row) => Encoding::Utf8,
             Labels::PerRow(l) => {
-                let label = l.value(row).ok_or(RowError::BadOffsets(row))?;
+                let label = l.value(row).ok_or(RowError::Changed(row))?;
                 Encoding::for_label(label)
                     .ok_or_else(|| RowError::UnknownLabel(row, label.to_vec()))?
             }
@@ -162,8 +174,8 @@ fn decode_rows(
         // Room for the worst case, so the decoder never stops for space.
         let room = decoder
             .max_utf8_buffer_length(value.len())
-            .ok_or(RowError::BadOffsets(row))?;
-        let r = decoder.decode_to_utf8(value, out.room(room), true);
+            .ok_or(RowError::OutOfMemory)?;
+        let r = decoder.decode_to_utf8(value, out.room(room)?, true);
         out.commit(r.written);
         match r.status {
             DecodeStatus::Malformed(m) => match errors {
@@ -192,6 +204,9 @@ fn decode_rows(
 /// valid UTF-8, no row starts inside a character (so each row is valid by itself), and no
 /// row starts with a BOM that `bom` would remove.
 fn reusable_as_utf8(column: &BinaryColumn<'_>, bom: BomHandling) -> bool {
+    if !column.exportable_as_is() {
+        return false;
+    }
     let Some(all) = column.all_bytes() else {
         return false;
     };
@@ -278,8 +293,9 @@ fn decode_html_rows(
     content_types: &ContentTypes<'_>,
 ) -> Result<(Bitmap, StringBuilder, StringBuilder), RowError> {
     let mut valid = Bitmap::default();
-    let mut text = StringBuilder::with_capacity(column.len(), worst_case(column));
-    let mut names = StringBuilder::with_capacity(column.len(), column.len() * 12);
+    let mut text = StringBuilder::for_decoding(column.len(), input_bytes(column))?;
+    // Encoding names are at most 14 bytes; most are shorter.
+    let mut names = StringBuilder::with_capacity(column.len(), column.len().saturating_mul(12))?;
     for row in 0..column.len() {
         if column.is_null(row) {
             valid.push(false);
@@ -287,11 +303,11 @@ fn decode_html_rows(
             names.push_null();
             continue;
         }
-        let value = column.value(row).ok_or(RowError::BadOffsets(row))?;
+        let value = column.value(row).ok_or(RowError::Changed(row))?;
         let content_type = match content_types {
             ContentTypes::One(c) => c.as_deref(),
             ContentTypes::PerRow(c) if c.is_null(row) => None,
-            ContentTypes::PerRow(c) => Some(c.value(row).ok_or(RowError::BadOffsets(row))?),
+            ContentTypes::PerRow(c) => Some(c.value(row).ok_or(RowError::Changed(row))?),
         };
         let options = SniffOptions {
             content_type,
@@ -302,11 +318,11 @@ fn decode_html_rows(
         let mut decoder = report.decoder();
         let room = decoder
             .max_utf8_buffer_length(value.len())
-            .ok_or(RowError::BadOffsets(row))?;
-        let r = decoder.decode_to_utf8(value, text.room(room), true);
+            .ok_or(RowError::OutOfMemory)?;
+        let r = decoder.decode_to_utf8(value, text.room(room)?, true);
         text.commit(r.written);
         text.end_row();
-        names.push_str(report.encoding.name());
+        names.push_str(report.encoding.name())?;
         valid.push(true);
     }
     Ok((valid, text, names))
