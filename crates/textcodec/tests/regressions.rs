@@ -73,3 +73,52 @@ fn decode_reader_rejects_an_inner_reader_that_overreports() {
         assert_eq!(err.kind(), std::io::ErrorKind::InvalidData, "{err}");
     }
 }
+
+/// A review found that at the AVX-512 level the hot-pair encoder took `00 80` (a NUL, then
+/// a lone continuation byte) as a character in the encodings with fewer than four hot
+/// lead bytes: their unused slots hold lead 0, which the NUL matched. `EncodeWriter`
+/// (fatal) accepted the bytes and wrote `00 00`; `TranscodeReader` from UTF-8 wrote `00 00`
+/// where the UTF-8 decoder's U+FFFD gives `00 &#65533;`. Every single-byte encoding, the
+/// pair at every offset of a 64-byte step.
+#[test]
+fn encode_writer_refuses_a_lone_trail_after_nul_in_every_single_byte_encoding() {
+    use std::io::{Read, Write};
+    use textcodec::io::{EncodeWriter, TranscodeReader};
+    use textcodec::Decoder;
+    for &encoding in Encoding::all() {
+        if !encoding.is_single_byte() {
+            continue;
+        }
+        {
+            for at in 0..70 {
+                let mut input = vec![b'a'; at];
+                input.extend(b"\x00\x80");
+                input.resize(at + 200, b'z');
+                let encoder = Encoder::new(encoding, EncodeErrorMode::Fatal).unwrap();
+                let mut writer = EncodeWriter::new(Vec::new(), encoder);
+                let err = writer
+                    .write_all(&input)
+                    .expect_err("a lone trail is not UTF-8");
+                assert_eq!(
+                    err.kind(),
+                    std::io::ErrorKind::InvalidData,
+                    "{encoding:?} at {at}"
+                );
+                let _ = writer.try_finish();
+                let written = writer.get_ref().unwrap();
+                assert_eq!(written, &input[..at + 1], "{encoding:?} at {at}");
+
+                let decoder = Decoder::new(Encoding::Utf8);
+                let encoder = Encoder::new(encoding, EncodeErrorMode::Html).unwrap();
+                let mut out = Vec::new();
+                TranscodeReader::new(&input[..], decoder, encoder)
+                    .read_to_end(&mut out)
+                    .unwrap();
+                let mut want = input[..at + 1].to_vec();
+                want.extend(b"&#65533;");
+                want.extend(&input[at + 2..]);
+                assert_eq!(out, want, "{encoding:?} at {at}");
+            }
+        }
+    }
+}

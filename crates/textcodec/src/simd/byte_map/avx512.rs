@@ -200,10 +200,11 @@ pub(super) unsafe fn encode_hot_pairs(
         let mapped = _mm512_mask_blend_epi8(_mm512_movepi8_mask(idx), low_half, high_half);
         // Where the step stops: at the lead of a trail of a cold lead or of an unmappable
         // character, and — in input that is not a `&str` — at a lead without its trail and
-        // at a trail without a lead.
-        let cold = trails & !(e0 | e1 | e2 | e3);
-        let unmapped = trails & _mm512_cmpeq_epi8_mask(mapped, _mm512_setzero_si512());
+        // at a trail without a lead. A slot's match counts only after a lead: an unused
+        // slot holds lead 0, which a NUL before a lone trail would otherwise match.
         let after_lead = leads << 1;
+        let cold = trails & !((e0 | e1 | e2 | e3) & after_lead);
+        let unmapped = trails & _mm512_cmpeq_epi8_mask(mapped, _mm512_setzero_si512());
         let at_lead = ((cold | unmapped | !trails) & after_lead) >> 1;
         let bad = at_lead | (cold & !after_lead);
         let mut take = 64;

@@ -108,8 +108,9 @@ pub(crate) fn to_utf8_with(
 /// Encoding side: the two-byte UTF-8 characters of up to four "hot" lead bytes (the
 /// 64-code-point blocks a single-byte encoding maps most of, e.g. C2/C3 for Latin-1,
 /// D0/D1 for Cyrillic) → their bytes: `bytes[k * 64 + (trail & 0x3F)]` for `leads[k]
-/// trail`, 0 where the character is not encodable. Unused slots have lead 0 (no lead
-/// byte matches it) and all-zero blocks.
+/// trail`, 0 where the character is not encodable. Unused slots have lead 0 and all-zero
+/// blocks: no lead byte is 0, but a NUL is, so a kernel must count a slot's match only
+/// where the byte before a trail is a lead.
 // The encode kernels that read it are x86-64 (AVX-512) and aarch64 (NEON) only.
 // The compact build's encoders do not use it (its tests and fuzzing hooks do).
 #[cfg_attr(

@@ -417,6 +417,144 @@ fn hot_pair_encoder_takes_only_valid_utf8() {
     }
 }
 
+/// What any hot-pair kernel may do with arbitrary bytes: take a prefix that is valid
+/// UTF-8 of characters the index maps (ASCII or a two-byte character), write exactly
+/// their bytes and nothing past them. Returns a description of the first breach.
+fn breach_of_hot_pair_contract(
+    index: &crate::index::SingleByteTables,
+    src: &[u8],
+    (read, written): (usize, usize),
+    dst: &[u8],
+    room: usize,
+) -> Option<alloc::string::String> {
+    let Ok(taken) = core::str::from_utf8(src.get(..read)?) else {
+        return Some(alloc::format!("read {read}: not valid UTF-8"));
+    };
+    let mut want = Vec::new();
+    for c in taken.chars() {
+        let byte = if (c as u32) < 0x80 {
+            Some(c as u8)
+        } else if c.len_utf8() == 2 {
+            index.byte_for(c as u32)
+        } else {
+            None
+        };
+        match byte {
+            Some(b) => want.push(b),
+            None => return Some(alloc::format!("took {c:?}, which it must not")),
+        }
+    }
+    if written != want.len() || dst.get(..written) != Some(&want[..]) {
+        return Some(alloc::format!(
+            "wrote {:?}, want {want:?}",
+            &dst[..written.min(dst.len())]
+        ));
+    }
+    if dst[written..room].iter().any(|&b| b != 0xAA) {
+        return Some(alloc::format!("wrote past {written}"));
+    }
+    None
+}
+
+/// Every byte value followed by every trail byte, at the start, the middle and the end of
+/// a kernel step, amid hot characters, in every single-byte encoding (whose unused hot
+/// slots hold lead 0: a NUL before a lone trail once passed as a character, see
+/// SECURITY.md).
+#[test]
+fn hot_pair_encoder_refuses_a_trail_after_every_byte_value() {
+    let trails: Vec<u8> = if cfg!(miri) {
+        alloc::vec![0x80, 0xBF]
+    } else {
+        (0x80..0xC0).collect()
+    };
+    let firsts: Vec<u8> = if cfg!(miri) {
+        alloc::vec![0x00, 0x41, 0xC3, 0xD0]
+    } else {
+        (0..=0xFF).collect()
+    };
+    let encodings = crate::Encoding::all()
+        .iter()
+        .filter_map(|e| Some((e.name(), e.single_byte_tables()?)));
+    for (name, index) in encodings {
+        let hot = &hot_pairs(&index.decode);
+        let (takeable, _) = hot_pair_characters(index, hot);
+        // Hot characters first, so the pair lands mid-step after taken text.
+        let (text, _) = mixed_text(20, usize::MAX, &takeable, &[]);
+        let mut src = Vec::with_capacity(256);
+        let mut dst = alloc::vec![0xAAu8; 256];
+        for at in [0, 1, 31, 62, 63, 64] {
+            for &first in &firsts {
+                for &trail in &trails {
+                    src.clear();
+                    src.extend(text.bytes().chain(core::iter::repeat(b'a')).take(at));
+                    src.extend([first, trail]);
+                    src.resize(160, b'z');
+                    for k in available_kernels() {
+                        dst.fill(0xAA);
+                        let room = dst.len();
+                        let done = encode_hot_pairs_with(k, &src, hot, slots(&mut dst));
+                        if let Some(breach) =
+                            breach_of_hot_pair_contract(index, &src, done, &dst, room)
+                        {
+                            panic!("{k:?} {name} {first:02X} {trail:02X} at {at}: {breach}");
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// Random bytes drawn from the values that matter to the kernels (NUL, ASCII, hot and
+/// cold leads, trails, three- and four-byte leads, bytes never in UTF-8) in every
+/// single-byte encoding, with random output room: the contract above.
+#[test]
+fn hot_pair_encoder_keeps_its_contract_over_random_bytes() {
+    let rounds = if cfg!(miri) { 20 } else { 3000 };
+    let mut state = 0x2545_F491_4F6C_DD1Du64;
+    let mut next = move || {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        state
+    };
+    let alphabet: [u8; 16] = [
+        0x00, 0x20, 0x41, 0x7F, 0x80, 0x9F, 0xA0, 0xBF, 0xC2, 0xC3, 0xD0, 0xD1, 0xD7, 0xE2, 0xF0,
+        0xFF,
+    ];
+    let indexes: Vec<_> = crate::Encoding::all()
+        .iter()
+        .filter_map(|e| Some((e.name(), e.single_byte_tables()?)))
+        .collect();
+    let mut src = Vec::new();
+    let mut dst = alloc::vec![0u8; 400];
+    for round in 0..rounds {
+        let (name, index) = indexes[round % indexes.len()];
+        let hot = &hot_pairs(&index.decode);
+        let len = (next() % 300) as usize;
+        src.clear();
+        // Mostly hot characters and ASCII, so kernels get far; random bytes between.
+        let (takeable, _) = hot_pair_characters(index, hot);
+        while src.len() < len {
+            let r = next();
+            if r % 4 == 0 {
+                src.push(alphabet[(r >> 8) as usize % alphabet.len()]);
+            } else {
+                let c = takeable[(r >> 8) as usize % takeable.len()];
+                src.extend_from_slice(c.encode_utf8(&mut [0; 4]).as_bytes());
+            }
+        }
+        let room = (next() % 400) as usize;
+        for k in available_kernels() {
+            dst.fill(0xAA);
+            let done = encode_hot_pairs_with(k, &src, hot, slots(&mut dst[..room]));
+            if let Some(breach) = breach_of_hot_pair_contract(index, &src, done, &dst, dst.len()) {
+                panic!("{k:?} {name} room {room} {src:02X?}: {breach}");
+            }
+        }
+    }
+}
+
 /// The x-user-defined encoder kernel against the Standard's mapping, character by
 /// character: a prefix of whole characters, each ASCII or U+F780..=U+F7FF, exactly their
 /// bytes, and with room every whole step up to the first other character; that character
