@@ -122,3 +122,52 @@ fn encode_writer_refuses_a_lone_trail_after_nul_in_every_single_byte_encoding() 
         }
     }
 }
+
+/// `EncodeWriter::finish` (and `flush`) returned the inner writer's
+/// `ErrorKind::Interrupted` instead of retrying it; `finish` consumes the adapter, so an
+/// interrupted system call during the final write or flush lost the writer.
+#[test]
+fn encode_writer_retries_interrupted_writes_and_flushes() {
+    use std::io::{self, Write};
+    use textcodec::io::EncodeWriter;
+    /// Every other call of either kind is interrupted.
+    #[derive(Default)]
+    struct Interrupting {
+        data: Vec<u8>,
+        calls: u32,
+        flushes: u32,
+    }
+    impl Interrupting {
+        fn interrupt(&mut self) -> bool {
+            self.calls += 1;
+            self.calls % 2 == 1
+        }
+    }
+    impl Write for Interrupting {
+        fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+            if self.interrupt() {
+                return Err(io::ErrorKind::Interrupted.into());
+            }
+            let n = buf.len().min(3);
+            self.data.extend_from_slice(&buf[..n]);
+            Ok(n)
+        }
+        fn flush(&mut self) -> io::Result<()> {
+            if self.interrupt() {
+                return Err(io::ErrorKind::Interrupted.into());
+            }
+            self.flushes += 1;
+            Ok(())
+        }
+    }
+    let text = "日本 text; 語";
+    let encoder = Encoder::new(Encoding::Iso2022Jp, EncodeErrorMode::Fatal).unwrap();
+    let mut writer = EncodeWriter::new(Interrupting::default(), encoder);
+    writer.write_all(text.as_bytes()).unwrap();
+    writer.flush().unwrap();
+    assert_eq!(writer.get_ref().unwrap().flushes, 1);
+    let inner = writer.finish().expect("Interrupted is retried");
+    let (want, _) = textcodec::encode(text, Encoding::Iso2022Jp);
+    assert_eq!(inner.data, &want[..]);
+    assert_eq!(inner.flushes, 2);
+}

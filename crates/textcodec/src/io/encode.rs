@@ -503,7 +503,8 @@ impl<W: Write> EncodeWriter<W> {
 
     /// Ends the stream (the encoder's final bytes), writes everything out, flushes and
     /// returns the inner writer. An error if the text ends inside a UTF-8 sequence or the
-    /// inner writer fails; see [`EncodeWriter::try_finish`] to keep the writer then.
+    /// inner writer fails (an [`io::ErrorKind::Interrupted`] write or flush is retried,
+    /// not an error); see [`EncodeWriter::try_finish`] to keep the writer then.
     pub fn finish(mut self) -> io::Result<W> {
         self.try_finish()?;
         self.inner
@@ -522,7 +523,7 @@ impl<W: Write> EncodeWriter<W> {
             self.write_out()?;
         }
         self.write_out()?;
-        self.inner_mut()?.flush()
+        self.flush_inner()
     }
 
     fn inner_mut(&mut self) -> io::Result<&mut W> {
@@ -531,14 +532,30 @@ impl<W: Write> EncodeWriter<W> {
             .ok_or_else(|| io::Error::other("EncodeWriter has no inner writer"))
     }
 
-    /// Writes the whole output buffer to the inner writer.
+    /// Flushes the inner writer, retrying an interrupted flush (as `write_all` retries an
+    /// interrupted write): `finish` consumes the adapter, so an `Interrupted` passed up
+    /// from there would lose the writer and what it still buffers.
+    fn flush_inner(&mut self) -> io::Result<()> {
+        loop {
+            match self.inner_mut()?.flush() {
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+                other => return other,
+            }
+        }
+    }
+
+    /// Writes the whole output buffer to the inner writer; an interrupted write is
+    /// retried, as `BufWriter` does.
     fn write_out(&mut self) -> io::Result<()> {
         while !self.core.pending_output().is_empty() {
             let Some(inner) = self.inner.as_mut() else {
                 return Err(io::Error::other("EncodeWriter has no inner writer"));
             };
-            let n = inner.write(self.core.pending_output())?;
-            self.core.output_written(n)?;
+            match inner.write(self.core.pending_output()) {
+                Ok(n) => self.core.output_written(n)?,
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+                Err(e) => return Err(e),
+            }
         }
         Ok(())
     }
@@ -567,7 +584,7 @@ impl<W: Write> Write for EncodeWriter<W> {
     /// ISO-2022-JP may still be in a non-ASCII state (see [`EncodeWriter::finish`]).
     fn flush(&mut self) -> io::Result<()> {
         self.write_out()?;
-        self.inner_mut()?.flush()
+        self.flush_inner()
     }
 }
 
