@@ -393,3 +393,53 @@ proptest! {
         prop_assert_eq!(&w.get_ref().got, &want);
     }
 }
+
+/// A safe `AsyncRead` may replace the `ReadBuf` it is handed. `read_to_string`'s UTF-8
+/// in-place path trusted the count of the replacement and appended the `String`'s stale
+/// spare capacity (bytes of another allocation); the fill path decoded bytes of the input
+/// buffer the reader never gave. Both are now `InvalidData`, and nothing the reader did
+/// not write reaches the text.
+#[test]
+fn a_reader_that_replaces_its_read_buf_is_an_error_not_other_memory() {
+    /// Swaps a buffer of its own in as the caller's `ReadBuf` and reports 40 bytes filled,
+    /// three times; then the end of the stream.
+    struct Swapper {
+        reads: u32,
+    }
+    impl AsyncRead for Swapper {
+        fn poll_read(
+            mut self: Pin<&mut Self>,
+            _: &mut Context<'_>,
+            buf: &mut ReadBuf<'_>,
+        ) -> Poll<io::Result<()>> {
+            if self.reads < 3 {
+                self.reads += 1;
+                // Leaked, so the replacement outlives the caller's borrow.
+                let other: &'static mut [u8] = Box::leak(Box::new([b'x'; 64]));
+                *buf = ReadBuf::new(other);
+                buf.advance(40);
+            }
+            Poll::Ready(Ok(()))
+        }
+    }
+    let rt = runtime();
+    for encoding in [Encoding::Utf8, Encoding::Windows1252, Encoding::ShiftJis] {
+        // Stale, valid UTF-8 in the spare capacity: exactly what must not leak.
+        let mut s = String::with_capacity(1 << 16);
+        s.push_str(&"stale secret ".repeat(4000));
+        s.clear();
+        s.push_str("kept ");
+        let mut r = DecodeReader::new(Swapper { reads: 0 }, Decoder::new(encoding));
+        let err = rt.block_on(r.read_to_string(&mut s)).unwrap_err();
+        assert_eq!(err.kind(), io::ErrorKind::InvalidData, "{encoding:?}");
+        assert_eq!(s, "kept ", "{encoding:?}");
+        let mut r = DecodeReader::new(Swapper { reads: 0 }, Decoder::new(encoding));
+        let mut buf = [0u8; 100];
+        let err = rt.block_on(r.read(&mut buf)).unwrap_err();
+        assert_eq!(
+            err.kind(),
+            io::ErrorKind::InvalidData,
+            "{encoding:?} (poll_read)"
+        );
+    }
+}

@@ -149,6 +149,16 @@ impl<R: AsyncRead + Unpin> DecodeReader<R> {
     }
 }
 
+/// The error for an inner reader that replaced the `ReadBuf` it was handed: what it
+/// reports filled is not in the memory offered, so it is not used (tokio's own `read_buf`
+/// asserts the same).
+fn replaced_read_buf() -> io::Error {
+    io::Error::new(
+        io::ErrorKind::InvalidData,
+        "the inner reader replaced the ReadBuf it was given",
+    )
+}
+
 /// Fills the core's empty input buffer (at most `most` bytes of it) from `inner`.
 fn poll_fill<R: AsyncRead>(
     inner: Pin<&mut R>,
@@ -158,8 +168,13 @@ fn poll_fill<R: AsyncRead>(
 ) -> Poll<io::Result<()>> {
     let space = core.input_space();
     let offered = space.len().min(most);
-    let mut buf = ReadBuf::new(space.get_mut(..offered).unwrap_or_default());
+    let space = space.get_mut(..offered).unwrap_or_default();
+    let start = space.as_ptr();
+    let mut buf = ReadBuf::new(space);
     core::task::ready!(inner.poll_read(cx, &mut buf))?;
+    if buf.filled().as_ptr() != start {
+        return Poll::Ready(Err(replaced_read_buf()));
+    }
     let n = buf.filled().len();
     Poll::Ready(core.input_filled(n))
 }
@@ -174,17 +189,15 @@ fn poll_read_in_place<R: AsyncRead>(
     cx: &mut Context<'_>,
 ) -> Poll<io::Result<()>> {
     let most = core.in_place_limit();
-    let ((poll, n), valid) = crate::simd::sink::append_valid_utf8(
+    let read = crate::simd::sink::read_valid_utf8(
         text,
         most,
-        |slots| {
-            let mut buf = ReadBuf::uninit(slots);
-            let poll = inner.poll_read(cx, &mut buf);
-            let n = buf.filled().len();
-            ((poll, n), n)
-        },
+        |buf| inner.poll_read(cx, buf),
         |rest| core.stash_rest(rest),
     );
+    let Ok((poll, n, valid)) = read else {
+        return Poll::Ready(Err(replaced_read_buf()));
+    };
     let eof = match poll {
         // Nothing read: not ready yet, an error, or the end of the stream.
         Poll::Pending if n == 0 => return Poll::Pending,

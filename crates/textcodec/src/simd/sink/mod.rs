@@ -27,7 +27,7 @@ mod utf8;
 pub(crate) use byte_map::{has_error_bytes, linear_range, utf8_table, ByteMap, LinearRange};
 pub(crate) use utf16::Utf16Sink;
 #[cfg(feature = "tokio")]
-pub(crate) use utf8::append_valid_utf8;
+pub(crate) use utf8::read_valid_utf8;
 pub(crate) use utf8::{append_to_string, write_into_str, Utf8Sink};
 
 /// The output side of a decoder, in code units (bytes for UTF-8, `u16` for UTF-16).

@@ -372,21 +372,32 @@ pub(crate) fn append_to_string<R>(
     result
 }
 
-/// Offers up to `most` bytes of `s`'s spare capacity (reserved here, not zero-filled) to
-/// `fill`, which returns its result and how many bytes from the start it initialised (an
-/// async reader's `ReadBuf` over the slots: its filled part); appends the longest valid
-/// UTF-8 prefix of those bytes to `s` and hands the rest (from the first byte of a
-/// malformed or cut sequence on) to `rest`. Returns `fill`'s result and the bytes
-/// appended. One copy of valid UTF-8 from a reader into a `String`, validated in place.
+/// The inner reader replaced the [`ReadBuf`](::tokio::io::ReadBuf) it was handed (safe
+/// code can: `*buf = ReadBuf::new(other)`), so what it reports filled is not in the
+/// memory offered.
 #[cfg(feature = "tokio")]
-pub(crate) fn append_valid_utf8<R>(
+#[derive(Debug)]
+pub(crate) struct ReadBufReplaced;
+
+/// Offers up to `most` bytes of `s`'s spare capacity (reserved here, not zero-filled) to
+/// `read` as a `ReadBuf`; appends the longest valid UTF-8 prefix of what it filled to `s`
+/// and hands the rest (from the first byte of a malformed or cut sequence on) to `rest`.
+/// Returns `read`'s result, the bytes filled and the bytes appended. One copy of valid
+/// UTF-8 from a reader into a `String`, validated in place.
+///
+/// Nothing of the reader is trusted: the filled bytes are the `ReadBuf`'s own (which are
+/// initialised by its invariant), and only if the `ReadBuf` still covers the offered
+/// memory (as tokio's `read_buf` asserts); otherwise [`ReadBufReplaced`] and `s` is
+/// unchanged.
+#[cfg(feature = "tokio")]
+pub(crate) fn read_valid_utf8<R>(
     s: &mut String,
     most: usize,
-    fill: impl FnOnce(&mut Slots<u8>) -> (R, usize),
+    read: impl FnOnce(&mut ::tokio::io::ReadBuf<'_>) -> R,
     rest: impl FnOnce(&[u8]),
-) -> (R, usize) {
+) -> Result<(R, usize, usize), ReadBufReplaced> {
     // SAFETY: the length is only changed below, to cover bytes checked to be valid UTF-8,
-    // so the `String` holds valid UTF-8 whenever it is observable again (if `fill` or
+    // so the `String` holds valid UTF-8 whenever it is observable again (if `read` or
     // `rest` panics, the length is unchanged).
     let vec = unsafe { s.as_mut_vec() };
     vec.reserve(most);
@@ -394,17 +405,21 @@ pub(crate) fn append_valid_utf8<R>(
     let spare = vec.spare_capacity_mut();
     let offered = most.min(spare.len());
     let slots = spare.get_mut(..offered).unwrap_or_default();
-    let (result, filled) = fill(slots);
-    let filled = filled.min(slots.len());
-    // SAFETY: `fill` initialised `slots[..filled]` (what writers of `Slots` report as
-    // written is initialised, see `Slots`), and `filled <= slots.len()`.
-    let bytes = unsafe { core::slice::from_raw_parts(slots.as_ptr().cast::<u8>(), filled) };
-    let valid = crate::simd::valid_utf8_prefix(bytes).len();
-    rest(bytes.get(valid..).unwrap_or_default());
-    // SAFETY: `valid <= filled <= offered` bytes past the length are within the capacity,
-    // initialised, and valid UTF-8 (`valid_utf8_prefix`).
+    let start = slots.as_ptr().cast::<u8>();
+    let mut buf = ::tokio::io::ReadBuf::uninit(slots);
+    let result = read(&mut buf);
+    let filled = buf.filled();
+    if filled.as_ptr() != start || filled.len() > offered {
+        return Err(ReadBufReplaced);
+    }
+    let valid = crate::simd::valid_utf8_prefix(filled).len();
+    rest(filled.get(valid..).unwrap_or_default());
+    let filled = filled.len();
+    // SAFETY: the `ReadBuf` over `vec`'s spare capacity from `old_len` on (the pointer
+    // checked above) holds `filled <= offered` initialised bytes there, its filled part,
+    // of which the first `valid` are valid UTF-8 (`valid_utf8_prefix`).
     unsafe { vec.set_len(old_len.saturating_add(valid)) };
-    (result, valid)
+    Ok((result, filled, valid))
 }
 
 /// Runs `f` with a [`Utf8Sink`] over `dst`. Afterwards `dst[..written]` holds what `f`
