@@ -13,8 +13,9 @@ use textcodec::{
 use crate::encoding::resolve;
 use crate::pyext::{cpython_strict, latin1_str, utf16_str, ByteView};
 
-/// Inputs at least this long are decoded with the GIL released (when their memory cannot
-/// change meanwhile): below it, releasing and re-taking the GIL costs more than it frees.
+/// Inputs at least this long are decoded with the GIL released (from a copy when their
+/// memory could change meanwhile): below it, releasing and re-taking the GIL costs more
+/// than it frees.
 pub const GIL_RELEASE_THRESHOLD: usize = 32 * 1024;
 
 /// Python's `errors` argument, for decoding.
@@ -50,6 +51,12 @@ impl DecodeErrors {
             DecodeErrors::Replace => DecodeErrorMode::Replacement,
             _ => DecodeErrorMode::Fatal,
         }
+    }
+
+    /// Whether applying these errors runs Python code (a handler, or building the
+    /// exception), during which other threads may run too.
+    fn runs_python(&self) -> bool {
+        matches!(self, DecodeErrors::Strict | DecodeErrors::Handler(_))
     }
 
     fn name(&self) -> &str {
@@ -472,10 +479,16 @@ pub fn decode_all<'py>(
     if let Some(text) = cpython {
         return Ok((text, encoding));
     }
-    let release = view.may_release_gil() && body.len() >= GIL_RELEASE_THRESHOLD;
+    // Long input is decoded with the GIL released, and errors may run Python code: both
+    // need bytes no one can change meanwhile (a copy of mutable memory).
+    let long = body.len() >= GIL_RELEASE_THRESHOLD;
+    let python_runs = long || errors.runs_python();
+    let body = view.stable(body, python_runs);
+    let body = &body[..];
     if *errors == DecodeErrors::Replace {
-        return Ok((decode_replace(py, encoding, body, release)?, encoding));
+        return Ok((decode_replace(py, encoding, body, long)?, encoding));
     }
+    let release = python_runs || view.is_immutable();
     let mut decoder = Decoder::with_options(
         encoding,
         DecoderOptions {
@@ -638,7 +651,12 @@ impl PyDecoder {
         r#final: bool,
     ) -> PyResult<Bound<'py, PyString>> {
         let view = ByteView::new(data, "decode() argument 'data'")?;
-        let src = view.as_slice();
+        // As in `decode_all`: bytes no one can change while the GIL is released or an
+        // error runs Python code.
+        let python_runs =
+            view.as_slice().len() >= GIL_RELEASE_THRESHOLD || self.errors.runs_python();
+        let src = view.stable(view.as_slice(), python_runs);
+        let src = &src[..];
         self.finished_encoding = None;
         // Offsets in errors are relative to this chunk.
         let mut site = ErrorSite::new(data, 0, false);
@@ -650,7 +668,7 @@ impl PyDecoder {
             origin,
             last: false,
         };
-        let release = view.may_release_gil();
+        let release = python_runs || view.is_immutable();
         let result = decode_with_errors(py, &mut self.decoder, input, &errors, &mut site, release);
         let text = match result {
             Ok(text) if !r#final => return Ok(text),

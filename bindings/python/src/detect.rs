@@ -4,6 +4,7 @@
 use pyo3::prelude::*;
 use textcodec::detect::{Detector, Hints};
 
+use crate::decode::GIL_RELEASE_THRESHOLD;
 use crate::pyext::ByteView;
 
 /// The detector's guess for some bytes. `encoding` is the name to decode with; `margin`
@@ -56,7 +57,11 @@ pub fn detect(
     locale: Option<String>,
 ) -> PyResult<PyDetectResult> {
     let view = ByteView::new(data, "detect() argument 'data'")?;
-    let bytes = view.as_slice();
+    // The GIL is released for immutable input and long input (copied if mutable, as
+    // another thread could change it meanwhile).
+    let release = view.is_immutable() || view.as_slice().len() >= GIL_RELEASE_THRESHOLD;
+    let bytes = view.stable(view.as_slice(), release);
+    let bytes = &bytes[..];
     let hints = Hints {
         tld: tld.as_deref().map(str::as_bytes),
         allow_utf8,
@@ -67,12 +72,7 @@ pub fn detect(
         detector.feed(bytes, true);
         (detector.guess(&hints), detector.ranking(&hints))
     };
-    // A writable buffer could be changed by another thread if the GIL were released.
-    let (guess, ranking) = if view.may_release_gil() {
-        py.detach(run)
-    } else {
-        run()
-    };
+    let (guess, ranking) = if release { py.detach(run) } else { run() };
     Ok(PyDetectResult {
         encoding: guess.encoding.name(),
         score: f64::from(guess.score),

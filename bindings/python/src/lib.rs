@@ -23,6 +23,7 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(encoding::encodings, m)?)?;
     m.add_function(wrap_pyfunction!(decode::decode, m)?)?;
     m.add_function(wrap_pyfunction!(decode::_core_decode, m)?)?;
+    m.add_function(wrap_pyfunction!(pyext::_buffer_is_immutable, m)?)?;
     m.add_class::<decode::PyDecoder>()?;
     m.add_function(wrap_pyfunction!(encode::encode, m)?)?;
     m.add_function(wrap_pyfunction!(encode::_encode_into, m)?)?;

@@ -8,13 +8,14 @@
 //! Everything `unsafe` in the crate outside `arrow/` (the Arrow C data interface) is in this
 //! file.
 
+use std::borrow::Cow;
 use std::ffi::{c_char, c_int, c_void};
 use std::marker::PhantomData;
 
 use pyo3::exceptions::PyTypeError;
 use pyo3::ffi;
 use pyo3::prelude::*;
-use pyo3::types::{PyBytes, PyString};
+use pyo3::types::{PyBytes, PyMemoryView, PyString};
 
 /// `Py_buffer` (Include/pybuffer.h), identical from CPython 3.3 to today.
 #[repr(C)]
@@ -47,12 +48,18 @@ extern "C" {
 /// The bytes of a bytes-like argument, borrowed for as long as this value lives: a `bytes`
 /// object's own storage, or a buffer export (which keeps the exporter from resizing or
 /// freeing the memory until it is released on drop).
+///
+/// A buffer export keeps the memory alive, not still: unless the memory belongs to a
+/// `bytes` object, other Python code may write it whenever it runs — in another thread
+/// once the GIL is released, or in this one during an error handler (or any finaliser
+/// an allocation's garbage collection runs). A read-only export says nothing about that
+/// (`memoryview(bytearray).toreadonly()`, a NumPy array with `writeable=False`). Decoding
+/// that lets Python code run reads such bytes from a copy ([`ByteView::stable`]).
 pub struct ByteView<'py> {
     ptr: *const u8,
     len: usize,
-    /// Whether other Python code could write the bytes (a writable buffer): such input is
-    /// decoded without releasing the GIL (see [`ByteView::may_release_gil`]).
-    writable: bool,
+    /// Whether the bytes lie inside a `bytes` object's storage, which nothing changes.
+    immutable: bool,
     /// The buffer export to release, if any (`bytes` needs none).
     export: Option<Box<RawBuffer>>,
     _object: PhantomData<&'py PyAny>,
@@ -68,7 +75,7 @@ impl<'py> ByteView<'py> {
             return Ok(ByteView {
                 ptr: slice.as_ptr(),
                 len: slice.len(),
-                writable: false,
+                immutable: true,
                 export: None,
                 _object: PhantomData,
             });
@@ -114,14 +121,19 @@ impl<'py> ByteView<'py> {
             return Err(err);
         }
         let len = usize::try_from(view.len).unwrap_or(0);
+        let ptr = if len == 0 {
+            std::ptr::NonNull::<u8>::dangling().as_ptr()
+        } else {
+            view.buf.cast::<u8>()
+        };
+        // SAFETY: `obj` of a successful export is NULL or a live object the export holds a
+        // reference to.
+        let exporter = unsafe { Bound::from_borrowed_ptr_or_opt(object.py(), view.obj) };
+        let immutable = len == 0 || exporter.is_some_and(|e| inside_bytes(&e, ptr, len));
         Ok(ByteView {
-            ptr: if len == 0 {
-                std::ptr::NonNull::<u8>::dangling().as_ptr()
-            } else {
-                view.buf.cast::<u8>()
-            },
+            ptr,
             len,
-            writable: view.readonly == 0,
+            immutable,
             export: Some(view),
             _object: PhantomData,
         })
@@ -135,12 +147,50 @@ impl<'py> ByteView<'py> {
         unsafe { std::slice::from_raw_parts(self.ptr, self.len) }
     }
 
-    /// Whether decoding may run with the GIL released: only for memory no Python code can
-    /// write meanwhile (`bytes`, read-only buffers). A writable buffer could be changed by
-    /// another thread halfway through, so it is decoded with the GIL held (still in place).
-    pub fn may_release_gil(&self) -> bool {
-        !self.writable
+    /// Whether the bytes are a `bytes` object's, which no code can change while we read.
+    pub fn is_immutable(&self) -> bool {
+        self.immutable
     }
+
+    /// `part` (a subslice of [`ByteView::as_slice`]) as a reader may hold it while Python
+    /// code runs (the GIL released, an error handler called) when `python_runs`: in place
+    /// if immutable, else a copy taken now, with the GIL held, so it is one consistent
+    /// state of the memory. In place without `python_runs`: the GIL is held and nothing
+    /// else can write the memory.
+    pub fn stable<'a>(&self, part: &'a [u8], python_runs: bool) -> Cow<'a, [u8]> {
+        if python_runs && !self.immutable {
+            Cow::Owned(part.to_vec())
+        } else {
+            Cow::Borrowed(part)
+        }
+    }
+}
+
+/// Whether `ptr..ptr + len` lies inside the storage of `exporter`, a `bytes` object or a
+/// `memoryview` whose underlying object is one. Only the exporter counts, not the export's
+/// read-only flag; and the range check keeps an exporter that names a `bytes` object but
+/// hands out other memory (a `bytes` subclass with `__buffer__`, say) from passing.
+fn inside_bytes(exporter: &Bound<'_, PyAny>, ptr: *const u8, len: usize) -> bool {
+    let root = if exporter.is_exact_instance_of::<PyMemoryView>() {
+        match exporter.getattr(pyo3::intern!(exporter.py(), "obj")) {
+            Ok(obj) => obj,
+            Err(_) => return false,
+        }
+    } else {
+        exporter.clone()
+    };
+    let Ok(bytes) = root.cast::<PyBytes>() else {
+        return false;
+    };
+    let storage = bytes.as_bytes().as_ptr_range();
+    let (start, end) = (ptr as usize, (ptr as usize).saturating_add(len));
+    storage.start as usize <= start && end <= storage.end as usize
+}
+
+/// Whether `data`'s memory counts as immutable (tests of the GIL-release rule).
+#[pyfunction]
+pub fn _buffer_is_immutable(data: &Bound<'_, PyAny>) -> PyResult<bool> {
+    Ok(ByteView::new(data, "data")?.is_immutable())
 }
 
 impl Drop for ByteView<'_> {

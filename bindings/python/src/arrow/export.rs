@@ -83,7 +83,11 @@ impl StringBuilder {
         if self.data.len() < need {
             // Doubling, or just what is needed if doubling cannot be had.
             let doubled = need.max(self.data.len().saturating_mul(2));
-            let grow_to = if self.data.try_reserve_exact(doubled - self.data.len()).is_ok() {
+            let grow_to = if self
+                .data
+                .try_reserve_exact(doubled - self.data.len())
+                .is_ok()
+            {
                 doubled
             } else {
                 self.data

@@ -69,7 +69,8 @@ impl BinaryColumn<'_> {
             None => false,
             Some((bits, offset)) => {
                 let bit = offset + i;
-                bits.get(bit / 8).is_some_and(|byte| byte & (1 << (bit % 8)) == 0)
+                bits.get(bit / 8)
+                    .is_some_and(|byte| byte & (1 << (bit % 8)) == 0)
             }
         }
     }
@@ -125,7 +126,11 @@ impl BinaryColumn<'_> {
 /// to 12, else a 4-byte prefix, the buffer index and the offset in it).
 enum View<'a> {
     Inline(&'a [u8]),
-    InBuffer { index: usize, start: usize, len: usize },
+    InBuffer {
+        index: usize,
+        start: usize,
+        len: usize,
+    },
 }
 
 impl<'a> View<'a> {
@@ -178,7 +183,11 @@ unsafe fn integers<'a, T: Copy>(ptr: *const T, count: usize) -> Cow<'a, [T]> {
         Cow::Borrowed(unsafe { std::slice::from_raw_parts(ptr, count) })
     } else {
         // SAFETY: as above; unaligned reads of each value.
-        Cow::Owned((0..count).map(|i| unsafe { ptr.add(i).read_unaligned() }).collect())
+        Cow::Owned(
+            (0..count)
+                .map(|i| unsafe { ptr.add(i).read_unaligned() })
+                .collect(),
+        )
     }
 }
 
@@ -322,7 +331,8 @@ impl<'py> Imported<'py> {
             None => false,
             Some((bits, first)) => {
                 let bit = first + row;
-                bits.get(bit / 8).is_some_and(|byte| byte & (1 << (bit % 8)) == 0)
+                bits.get(bit / 8)
+                    .is_some_and(|byte| byte & (1 << (bit % 8)) == 0)
             }
         };
         let layout = match format.as_str() {
@@ -440,7 +450,10 @@ fn check_offsets(offsets: &Offsets<'_>, len: usize) -> Result<usize, String> {
         Offsets::I64(o) => o.windows(2).position(|w| w[1] < w[0]),
     };
     if let Some(row) = decrease {
-        let (start, end) = (offsets.get(row).unwrap_or(0), offsets.get(row + 1).unwrap_or(0));
+        let (start, end) = (
+            offsets.get(row).unwrap_or(0),
+            offsets.get(row + 1).unwrap_or(0),
+        );
         return Err(format!(
             "row {row} ends at offset {end}, before its start at offset {start} (offsets \
              must not decrease)"
@@ -480,7 +493,9 @@ fn check_views(
             ));
         };
         let Ok(from) = usize::try_from(start) else {
-            return Err(format!("row {row} starts at negative offset {start} in data buffer {index}"));
+            return Err(format!(
+                "row {row} starts at negative offset {start} in data buffer {index}"
+            ));
         };
         // i32 + i32 fits in usize.
         let Some(bytes) = buffer.get(from..from + len as usize) else {
