@@ -304,6 +304,47 @@ pub fn encode_html<'env>(
     to_uint8array(env, bytes.into_owned()).map(Some)
 }
 
+/// What [`kernel_info`] returns: the SIMD kernel level textcodec runs at, and how it was
+/// chosen (`textcodec::kernel_info`).
+#[napi(object)]
+pub struct KernelInfo {
+    /// The level in use (`scalar`, `sse2`, …, as `TEXTCODEC_KERNEL` spells it).
+    pub active: String,
+    /// What became of `TEXTCODEC_KERNEL`: `unset`, `honoured`, `capped` (the CPU lacks the
+    /// level: the best one below runs) or `unknown` (names no level: ignored).
+    pub request: String,
+    /// The `TEXTCODEC_KERNEL` value, unless `request` is `unset`.
+    pub requested: Option<String>,
+    /// Every level of this target, most portable first.
+    pub levels: Vec<String>,
+    /// The levels this CPU supports.
+    pub supported: Vec<String>,
+}
+
+/// Not part of the public module (index.js does not export it): the kernel level in use,
+/// so that tests run with `TEXTCODEC_KERNEL` can check that the level they asked for runs.
+#[napi(js_name = "_kernelInfo")]
+pub fn kernel_info() -> KernelInfo {
+    use textcodec::KernelRequest;
+    let info = textcodec::kernel_info();
+    let (request, requested) = match info.request {
+        KernelRequest::Unset => ("unset", None),
+        KernelRequest::Honoured(name) => ("honoured", Some(name.to_string())),
+        KernelRequest::Capped(name) => ("capped", Some(name.to_string())),
+        KernelRequest::Unknown(value) => ("unknown", Some(value)),
+        // A kind of request added later: reported, not guessed at.
+        _ => ("other", None),
+    };
+    let names = |list: &[&str]| list.iter().map(|s| (*s).to_string()).collect();
+    KernelInfo {
+        active: info.active.to_string(),
+        request: request.to_string(),
+        requested,
+        levels: names(info.levels),
+        supported: names(info.supported),
+    }
+}
+
 /// One candidate of [`detect`]'s ranking.
 #[napi(object)]
 pub struct DetectCandidate {

@@ -22,6 +22,9 @@ const { encodings, index, rng, pipeChunks } = require('./helpers.js');
 const NodeTextDecoder = globalThis.TextDecoder;
 const NodeTextEncoder = globalThis.TextEncoder;
 
+// The SIMD kernel level the addon runs at (every failure message names it).
+const KERNEL = native._kernelInfo().active;
+
 // ---------------------------------------------------------------------------------------
 // Encodings
 
@@ -486,6 +489,19 @@ const corpusOf = (name) => {
 // ---------------------------------------------------------------------------------------
 // TextDecoder
 
+test('the kernel level TEXTCODEC_KERNEL asks for is the one running', () => {
+  const info = native._kernelInfo();
+  const asked = process.env.TEXTCODEC_KERNEL;
+  assert.ok(info.supported.includes(info.active), JSON.stringify(info));
+  if (asked) {
+    // node.sh asks only for levels /proc/cpuinfo shows: a cap or an unknown name here
+    // would test another level than the one named.
+    assert.deepEqual([info.request, info.requested, info.active], ['honoured', asked, asked], JSON.stringify(info));
+  } else {
+    assert.deepEqual([info.request, info.active], ['unset', info.supported.at(-1)], JSON.stringify(info));
+  }
+});
+
 test('no index of the Standard maps a pointer to U+FFFD (what literalFFFD assumes)', () => {
   const dir = require('node:path').join(require('./helpers.js').SPEC_DIR);
   for (const file of fs.readdirSync(dir).filter((f) => f.startsWith('index-'))) {
@@ -499,7 +515,7 @@ for (const name of DECODABLE) {
   test(`TextDecoder ${name}: arbitrary bytes, one-shot against streamed, fatal, the index and Node`, () => {
     const { inputs, valid } = corpusOf(name);
     const p = prng(0xC0DE + DECODABLE.indexOf(name));
-    const problems = findings(`TextDecoder ${name} (kernel ${process.env.TEXTCODEC_KERNEL ?? 'best'})`);
+    const problems = findings(`TextDecoder ${name} (kernel ${KERNEL})`);
     const table = SINGLE_BYTE.includes(name) || name === 'x-user-defined' ? singleByteTable(name) : null;
     const node = NODE_AGREES.has(name) && nodeSupports(name);
     const results = [];
@@ -584,7 +600,7 @@ for (const name of DECODABLE) {
   test(`TextDecoderStream ${name}: arbitrary bytes in random chunks match the one-shot decode`, async () => {
     const { inputs } = corpusOf(name);
     const p = prng(0x57EA + DECODABLE.indexOf(name));
-    const problems = findings(`TextDecoderStream ${name} (kernel ${process.env.TEXTCODEC_KERNEL ?? 'best'})`);
+    const problems = findings(`TextDecoderStream ${name} (kernel ${KERNEL})`);
     const limit = Error.stackTraceLimit;
     Error.stackTraceLimit = 0; // as in quietly(): most fatal streams error
     try {
@@ -622,7 +638,7 @@ for (const name of DECODABLE) {
 
 test('detect: arbitrary bytes; disqualification agrees with each fatal TextDecoder', () => {
   const candidates = ['utf-8', ...SINGLE_BYTE, ...MULTI_BYTE].sort();
-  const problems = findings(`detect (kernel ${process.env.TEXTCODEC_KERNEL ?? 'best'})`);
+  const problems = findings(`detect (kernel ${KERNEL})`);
   const p = prng(0xDE7EC7);
   const fatal = new Map(candidates.map((c) => [c, new TextDecoder(c, { fatal: true })]));
   quietly(() => DECODABLE.forEach((name) => {
@@ -693,7 +709,7 @@ function expectedInto(s, room) {
 }
 
 test('TextEncoder.encode and encodeInto: arbitrary code units against UTF-8 written here and Node', () => {
-  const problems = findings(`TextEncoder (kernel ${process.env.TEXTCODEC_KERNEL ?? 'best'})`);
+  const problems = findings(`TextEncoder (kernel ${KERNEL})`);
   const p = prng(0x1A70);
   const encoder = new TextEncoder();
   const nodeEncoder = new NodeTextEncoder();
@@ -733,7 +749,7 @@ test('TextEncoder.encode and encodeInto: arbitrary code units against UTF-8 writ
 });
 
 test('TextEncoderStream: arbitrary code units split anywhere (pairs too) match the one-shot encode', async () => {
-  const problems = findings(`TextEncoderStream (kernel ${process.env.TEXTCODEC_KERNEL ?? 'best'})`);
+  const problems = findings(`TextEncoderStream (kernel ${KERNEL})`);
   const p = prng(0x57E0);
   const strings = encoderStrings();
   for (let k = 0; k < strings.length; k += 3) {
@@ -779,7 +795,7 @@ const GB18030_ASYMMETRIC = new Map([[0xE78D, 'a6d9'], [0xE78E, 'a6da'], [0xE78F,
 
 for (const name of NAMES) {
   test(`legacy encoder ${name}: arbitrary text, whole against character by character`, () => {
-    const problems = findings(`_encodeHtml ${name} (kernel ${process.env.TEXTCODEC_KERNEL ?? 'best'})`);
+    const problems = findings(`_encodeHtml ${name} (kernel ${KERNEL})`);
     const p = prng(0xE4C0 + NAMES.indexOf(name));
     const texts = [];
     for (const source of DECODABLE) {
