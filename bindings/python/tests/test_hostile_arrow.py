@@ -129,11 +129,13 @@ def test_offsets_over_a_null_data_buffer_raise():
         outcome(lambda: ta.decode(RawArray("binary", 2, [None, struct.pack("<3i", 0, 3, 5), None]), "latin1"))
         outcome(lambda: ta.decode(RawArray("binary", 2, [None, struct.pack("<3i", 4, 4, 4), None]), "latin1"))
         outcome(lambda: ta.decode(RawArray("binary", 2, [None, None, b"abc"]), "latin1"))
+        outcome(lambda: ta.decode(RawArray("binary", 2, [None, struct.pack("<3i", 0, 0, 0), None]), "latin1"))
     """)
     lines = out.splitlines()
     assert lines[0].startswith("ValueError:") and "data" in lines[0], out
-    assert lines[1] == "rows: ['', '']", out
+    assert lines[1].startswith("ValueError:") and "data" in lines[1], out
     assert lines[2].startswith("ValueError:") and "offsets" in lines[2], out
+    assert lines[3] == "rows: ['', '']", out
 
 
 def test_misaligned_offsets_are_read_correctly():
@@ -186,3 +188,25 @@ def test_validity_bitmap_missing_means_no_nulls_and_null_count_zero_ignores_it()
         outcome(lambda: ta.decode(RawArray("binary", 2, [bytes([1]), offsets, b"hello"], null_count=-1), "latin1"))
     """)
     assert out.splitlines() == ["rows: ['he', 'llo']"] * 2 + ["rows: ['he', None]"], out
+
+
+# --- Hypothesis: arrays built from raw buffers, valid or damaged (hostile_arrow_cases.py).
+
+
+def test_hostile_arrays_in_a_child_process(tmp_path):
+    """Random valid and damaged arrays of every binary-like type, exported by pyarrow or by
+    a producer that checks nothing, through decode (as the array and as the labels) and
+    decode_html: a ValueError naming the problem for an invalid array, the rows decoded one
+    by one for a valid one. The child writes each case before running it, so a crash names
+    the case."""
+    log = tmp_path / "case.txt"
+    try:
+        out = run_isolated(
+            "import hostile_arrow_cases\nhostile_arrow_cases.check_hostile_arrays()\nprint('ok')\n",
+            env={"TEXTCODEC_CASE_LOG": str(log)},
+            timeout=600,
+        )
+    except AssertionError as failure:
+        last = log.read_text() if log.exists() else "(none)"
+        raise AssertionError(f"{failure}\n--- last case run\n{last}") from None
+    assert out.strip().endswith("ok")

@@ -359,10 +359,11 @@ impl<'py> Imported<'py> {
                 let data_len = check_offsets(&offsets, len).map_err(bad)?;
                 let data_ptr = buffer(2);
                 let data = if data_ptr.is_null() {
-                    // Only empty rows can lie in a missing data buffer.
-                    if let Some(row) = (0..len).find(|&r| offsets.get(r) != offsets.get(r + 1)) {
+                    // A null buffer has size 0; the interface sizes the data buffer by the
+                    // last offset, so it must be 0 (as pyarrow's importer requires).
+                    if data_len > 0 {
                         return Err(bad(format!(
-                            "row {row} has bytes but the data buffer is null"
+                            "the data buffer is null but the offsets reach byte {data_len}"
                         )));
                     }
                     &[][..]
