@@ -22,6 +22,13 @@ const { encodings, index, rng, pipeChunks } = require('./helpers.js');
 const NodeTextDecoder = globalThis.TextDecoder;
 const NodeTextEncoder = globalThis.TextEncoder;
 
+// TEXTCODEC_ARBITRARY_SCALE=n (default 1) multiplies the random inputs and samples n
+// times, for longer runs by hand; CI runs the defaults.
+const SCALE = Math.max(1, Number.parseInt(process.env.TEXTCODEC_ARBITRARY_SCALE ?? '1', 10) || 1);
+const STRIDE = Math.max(1, Math.round(31 / SCALE));
+// TEXTCODEC_ARBITRARY_SEED=n (default 0) draws other random inputs, for runs by hand.
+const SEED = Number.parseInt(process.env.TEXTCODEC_ARBITRARY_SEED ?? '0', 10) || 0;
+
 // The SIMD kernel level the addon runs at (every failure message names it).
 const KERNEL = native._kernelInfo().active;
 
@@ -97,9 +104,9 @@ const GB18030_FFFD = (() => {
 // ---------------------------------------------------------------------------------------
 // Small tools
 
-/** Deterministic choices from a seed (helpers.js's xorshift32). */
+/** Deterministic choices from a seed (helpers.js's xorshift32), shifted by SEED. */
 function prng(seed) {
-  const next = rng(seed);
+  const next = rng(seed + SEED * 0x9E3779B1);
   const int = (n) => Math.floor(next() * n);
   return { int, chance: (p) => next() < p, pick: (list) => list[int(list.length)] };
 }
@@ -184,9 +191,11 @@ function asSource(bytes, p) {
 
 /**
  * Random chunk boundaries over `length` bytes: empty chunks, single bytes, short runs, and
- * long ones (longer for long inputs, so that they take some tens of chunks, not hundreds).
+ * long ones (longer for long inputs, so that they take some tens of chunks, not hundreds);
+ * now and then the whole input as one chunk.
  */
 function chunking(length, p) {
+  if (p.chance(0.08)) return [[0, length]];
   const cuts = [];
   const long = Math.max(90, length >> 3);
   for (let at = 0; at < length;) {
@@ -204,7 +213,8 @@ function decodeStreamed(decoder, bytes, cuts, p) {
   let out = '';
   const lastWithData = cuts.length > 0 && p.chance(0.5);
   cuts.forEach(([a, z], k) => {
-    const source = asSource(bytes.subarray(a, z), p);
+    // An empty chunk is sometimes no argument at all (undefined: no bytes).
+    const source = a === z && p.chance(0.5) ? undefined : asSource(bytes.subarray(a, z), p);
     out += lastWithData && k === cuts.length - 1 ? decoder.decode(source) : decoder.decode(source, { stream: true });
   });
   if (!lastWithData) out += decoder.decode();
@@ -454,7 +464,7 @@ function corpus(name, seed) {
     add(concat(valid.subarray(0, i), [[0x80, 0xFF, 0x00, 0x1B][i % 4]], valid.subarray(i)));
   }
   // Seeded random bytes.
-  for (let k = 0; k < 140; k++) add(randomBytes(p, valid));
+  for (let k = 0; k < 140 * SCALE; k++) add(randomBytes(p, valid));
   return { inputs, valid };
 }
 
@@ -594,7 +604,7 @@ for (const name of DECODABLE) {
 }
 
 // ---------------------------------------------------------------------------------------
-// TextDecoderStream: every 31st input, in random chunks of every buffer source type.
+// TextDecoderStream: every 31st input (at scale 1), in random chunks of every buffer source type.
 
 for (const name of DECODABLE) {
   test(`TextDecoderStream ${name}: arbitrary bytes in random chunks match the one-shot decode`, async () => {
@@ -604,7 +614,7 @@ for (const name of DECODABLE) {
     const limit = Error.stackTraceLimit;
     Error.stackTraceLimit = 0; // as in quietly(): most fatal streams error
     try {
-      for (let k = DECODABLE.indexOf(name) % 31; k < inputs.length; k += 31) await pipeOne(inputs[k]);
+      for (let k = DECODABLE.indexOf(name) % STRIDE; k < inputs.length; k += STRIDE) await pipeOne(inputs[k]);
     } finally {
       Error.stackTraceLimit = limit;
     }
@@ -643,7 +653,7 @@ test('detect: arbitrary bytes; disqualification agrees with each fatal TextDecod
   const fatal = new Map(candidates.map((c) => [c, new TextDecoder(c, { fatal: true })]));
   quietly(() => DECODABLE.forEach((name) => {
     const { inputs } = corpusOf(name);
-    for (let k = 3 + DECODABLE.indexOf(name); k < inputs.length; k += 31) {
+    for (let k = (3 + DECODABLE.indexOf(name)) % STRIDE; k < inputs.length; k += STRIDE) {
       const bytes = inputs[k];
       const allowUTF8 = p.chance(0.8);
       const result = detect(asSource(bytes, p), { allowUTF8 });
@@ -681,7 +691,7 @@ test('detect: arbitrary bytes; disqualification agrees with each fatal TextDecod
 function encoderStrings() {
   const p = prng(0xE7C0DE);
   const out = [];
-  for (let k = 0; k < 400; k++) out.push(randomText(p, p.chance(0.03) ? 2000 + p.int(3000) : p.int(p.chance(0.5) ? 12 : 200)));
+  for (let k = 0; k < 400 * SCALE; k++) out.push(randomText(p, p.chance(0.03) ? 2000 + p.int(3000) : p.int(p.chance(0.5) ? 12 : 200)));
   // Every lone surrogate position: alone, first, last, between ASCII and non-ASCII, reversed pairs.
   for (const s of ['\uD800', '\uDC00', '\uDBFF\uDBFF', '\uDC00\uD800', 'a\uD83D', '\uDE00a', 'é\uD83D\uD83D\uDE00',
     '\uD83D\uDE00\uDE00', '\0\uD800\0', '\u0080\uDFFF\u0080', '\uFFFF\uD800\uFFFF']) out.push(s, s.repeat(40));
@@ -727,8 +737,10 @@ test('TextEncoder.encode and encodeInto: arbitrary code units against UTF-8 writ
       : [0, 1, 2, 3, 4, expected.length - 1, expected.length, expected.length + 1,
         ...Array.from({ length: 12 }, () => p.int(expected.length + 1))];
     for (const room of sizes) {
+      // Shared memory now and then: the module encodes privately and copies in.
       const offset = p.int(9);
-      const memory = new Uint8Array(offset + room + 8).fill(0xA5);
+      const size = offset + room + 8;
+      const memory = p.chance(0.1) ? new Uint8Array(new SharedArrayBuffer(size)).fill(0xA5) : new Uint8Array(size).fill(0xA5);
       const dest = memory.subarray(offset, offset + room);
       const want = expectedInto(s, room);
       const r = encoder.encodeInto(s, dest);
@@ -802,7 +814,7 @@ for (const name of NAMES) {
       const list = decoded.get(source) ?? [];
       for (let k = source === name ? 0 : NAMES.indexOf(name) % 29; k < list.length; k += source === name ? 5 : 151) texts.push(list[k]);
     }
-    for (let k = 0; k < 40; k++) texts.push(randomText(p, p.int(120)));
+    for (let k = 0; k < 40 * SCALE; k++) texts.push(randomText(p, p.int(120)));
     const utf8Output = UTF.includes(name) || name === 'replacement';
     const table = SINGLE_BYTE.includes(name) || name === 'x-user-defined' ? singleByteEncoder(name) : null;
     const decodeFatal = utf8Output ? null : new TextDecoder(name, { fatal: true });
