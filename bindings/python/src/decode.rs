@@ -13,9 +13,9 @@ use textcodec::{
 use crate::encoding::resolve;
 use crate::pyext::{cpython_strict, latin1_str, utf16_str, ByteView};
 
-/// Inputs at least this long are decoded with the GIL released (from a copy when their
-/// memory could change meanwhile): below it, releasing and re-taking the GIL costs more
-/// than it frees.
+/// Inputs at least this long are decoded with the GIL released if their memory cannot
+/// change meanwhile (a `bytes` object's, or a copy taken anyway): below it, releasing and
+/// re-taking the GIL costs more than it frees.
 pub const GIL_RELEASE_THRESHOLD: usize = 32 * 1024;
 
 /// Python's `errors` argument, for decoding.
@@ -479,16 +479,18 @@ pub fn decode_all<'py>(
     if let Some(text) = cpython {
         return Ok((text, encoding));
     }
-    // Long input is decoded with the GIL released, and errors may run Python code: both
-    // need bytes no one can change meanwhile (a copy of mutable memory).
-    let long = body.len() >= GIL_RELEASE_THRESHOLD;
-    let python_runs = long || errors.runs_python();
+    // Errors that run Python code need bytes no one can change meanwhile (a copy of
+    // mutable memory); so does releasing the GIL, done for long input whose bytes are
+    // stable anyway. Mutable memory is otherwise read in place with the GIL held: a copy
+    // would cost about as much as the decoding.
+    let python_runs = errors.runs_python();
     let body = view.stable(body, python_runs);
     let body = &body[..];
+    let release = view.is_immutable() || python_runs;
     if *errors == DecodeErrors::Replace {
-        return Ok((decode_replace(py, encoding, body, long)?, encoding));
+        let release = release && body.len() >= GIL_RELEASE_THRESHOLD;
+        return Ok((decode_replace(py, encoding, body, release)?, encoding));
     }
-    let release = python_runs || view.is_immutable();
     let mut decoder = Decoder::with_options(
         encoding,
         DecoderOptions {
@@ -651,10 +653,9 @@ impl PyDecoder {
         r#final: bool,
     ) -> PyResult<Bound<'py, PyString>> {
         let view = ByteView::new(data, "decode() argument 'data'")?;
-        // As in `decode_all`: bytes no one can change while the GIL is released or an
-        // error runs Python code.
-        let python_runs =
-            view.as_slice().len() >= GIL_RELEASE_THRESHOLD || self.errors.runs_python();
+        // As in `decode_all`: bytes no one can change while an error runs Python code or
+        // the GIL is released.
+        let python_runs = self.errors.runs_python();
         let src = view.stable(view.as_slice(), python_runs);
         let src = &src[..];
         self.finished_encoding = None;

@@ -4,7 +4,6 @@
 use pyo3::prelude::*;
 use textcodec::detect::{Detector, Hints};
 
-use crate::decode::GIL_RELEASE_THRESHOLD;
 use crate::pyext::ByteView;
 
 /// The detector's guess for some bytes. `encoding` is the name to decode with; `margin`
@@ -46,7 +45,8 @@ impl PyDetectResult {
 /// Guesses the encoding of unlabelled bytes from their content alone (no BOM, header or
 /// `<meta>`: see `sniff(..., detect=True)` for the whole browser algorithm). Candidates:
 /// UTF-8, the single-byte encodings, GBK, gb18030, Big5, EUC-JP, ISO-2022-JP, Shift_JIS,
-/// EUC-KR. The GIL is released while the detector runs, unless `data` is writable.
+/// EUC-KR. The GIL is released while the detector runs, unless `data` is memory another
+/// thread could write (anything but a `bytes` object).
 #[pyfunction]
 #[pyo3(signature = (data, *, tld=None, allow_utf8=true, locale=None))]
 pub fn detect(
@@ -57,11 +57,9 @@ pub fn detect(
     locale: Option<String>,
 ) -> PyResult<PyDetectResult> {
     let view = ByteView::new(data, "detect() argument 'data'")?;
-    // The GIL is released for immutable input and long input (copied if mutable, as
-    // another thread could change it meanwhile).
-    let release = view.is_immutable() || view.as_slice().len() >= GIL_RELEASE_THRESHOLD;
-    let bytes = view.stable(view.as_slice(), release);
-    let bytes = &bytes[..];
+    // Memory that another thread could change is read with the GIL held.
+    let release = view.is_immutable();
+    let bytes = view.as_slice();
     let hints = Hints {
         tld: tld.as_deref().map(str::as_bytes),
         allow_utf8,
