@@ -2,8 +2,10 @@
 # Python package (bindings/python, issue #14): `pip install ./bindings/python` (PyO3 + maturin,
 # abi3) into a virtualenv with the pinned test dependencies, then its pytest suite: the core
 # API, codecs registration, sniffing, hypothesis properties over every encoding, Arrow and
-# Polars, and the PySpark integration test (local[2]; Java 17 is installed here if missing,
-# and TEXTCODEC_REQUIRE_SPARK=1 makes a missing Java or pyspark a failure, not a skip).
+# Polars, hostile Arrow arrays and mutable buffers (issue #27), and the PySpark integration
+# test (local[2]; Java 17 is installed here if missing, and TEXTCODEC_REQUIRE_SPARK=1 makes
+# a missing Java or pyspark a failure, not a skip); then the arbitrary-bytes tests once per
+# SIMD kernel level.
 # The abi3 wheel is also smoke-tested on the oldest supported CPython (3.9) when present.
 # Idempotent: reuses bindings/python/.venv and cargo's bindings/python/target.
 set -euo pipefail
@@ -39,6 +41,45 @@ echo "--- pip install ./bindings/python (maturin, release build)"
 echo "--- pytest (Spark included)"
 TEXTCODEC_REQUIRE_SPARK=1 .venv/bin/python -m pytest -q -p no:cacheprovider tests \
   || fail "pytest bindings/python"
+
+# The arbitrary-bytes tests once more per SIMD kernel level (issue #27): each run forces the
+# level with TEXTCODEC_KERNEL (the tests check it is the one in use). A level this CPU lacks
+# is skipped, judged from /proc/cpuinfo as .ci/run does (other targets: the library's own
+# list of supported levels). Hypothesis examples are capped to keep all levels within about
+# a minute.
+echo "--- arbitrary bytes at every kernel level"
+levels="$(.venv/bin/python -c 'import textcodec._native as n; print(" ".join(n._kernel_info()["levels"]))')"
+supported="$(.venv/bin/python -c 'import textcodec._native as n; print(" ".join(n._kernel_info()["supported"]))')"
+cpu_has() { grep -qw "$1" /proc/cpuinfo; }
+# Seconds since $1 (from `date +%s%N`), to a tenth.
+seconds_since() { local ms=$((($(date +%s%N) - $1) / 1000000)); echo "$((ms / 1000)).$((ms % 1000 / 100))"; }
+levels_started=$(date +%s%N)
+for level in $levels; do
+  case $level in
+    sse2) needs="sse2" ;;
+    sse4) needs="ssse3 sse4_1 sse4_2 popcnt" ;;
+    avx2) needs="ssse3 sse4_1 sse4_2 popcnt avx2 bmi1 bmi2 abm" ;;
+    avx512) needs="avx2 bmi2 avx512f avx512bw avx512vl avx512vbmi avx512_vbmi2" ;;
+    scalar) needs="" ;;
+    *) needs="-" ;;
+  esac
+  missing=""
+  if [ "$needs" = "-" ]; then
+    case " $supported " in *" $level "*) ;; *) missing=" (not supported here)" ;; esac
+  else
+    for f in $needs; do cpu_has "$f" || missing="$missing $f"; done
+  fi
+  if [ -n "$missing" ]; then
+    echo "kernel $level: SKIPPED, this CPU lacks:$missing"
+    continue
+  fi
+  level_started=$(date +%s%N)
+  TEXTCODEC_KERNEL=$level TEXTCODEC_HYPOTHESIS_EXAMPLES=500 \
+    .venv/bin/python -m pytest -q -p no:cacheprovider tests/test_arbitrary_bytes.py \
+    || fail "arbitrary-bytes tests at kernel level $level"
+  echo "kernel $level: $(seconds_since "$level_started") s"
+done
+echo "arbitrary bytes at every level: $(seconds_since "$levels_started") s"
 
 # The same abi3 wheel on CPython 3.9 (the buffer protocol and str UTF-8 calls the module
 # makes are outside 3.9's limited API headers; this proves they resolve there).

@@ -15,6 +15,32 @@ mod pyext;
 mod sniff;
 
 use pyo3::prelude::*;
+use pyo3::types::PyDict;
+
+/// The SIMD kernel level textcodec runs at and how it was chosen (`textcodec::kernel_info`):
+/// a dict with `active`, `request` ("unset", "honoured", "capped" to a level below one this
+/// CPU lacks, "unknown": not a level name, ignored), `requested` (the `TEXTCODEC_KERNEL`
+/// value, or None), `levels` and `supported`. For tests run at a forced level.
+#[pyfunction]
+fn _kernel_info(py: Python<'_>) -> PyResult<Bound<'_, PyDict>> {
+    use textcodec::KernelRequest;
+    let info = textcodec::kernel_info();
+    let (request, requested) = match info.request {
+        KernelRequest::Unset => ("unset", None),
+        KernelRequest::Honoured(name) => ("honoured", Some(name.to_string())),
+        KernelRequest::Capped(name) => ("capped", Some(name.to_string())),
+        KernelRequest::Unknown(value) => ("unknown", Some(value)),
+        // A kind of request added later: reported, not guessed at.
+        _ => ("other", None),
+    };
+    let dict = PyDict::new(py);
+    dict.set_item("active", info.active)?;
+    dict.set_item("request", request)?;
+    dict.set_item("requested", requested)?;
+    dict.set_item("levels", info.levels.to_vec())?;
+    dict.set_item("supported", info.supported.to_vec())?;
+    Ok(dict)
+}
 
 #[pymodule]
 fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
@@ -24,6 +50,7 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(decode::decode, m)?)?;
     m.add_function(wrap_pyfunction!(decode::_core_decode, m)?)?;
     m.add_function(wrap_pyfunction!(pyext::_buffer_is_immutable, m)?)?;
+    m.add_function(wrap_pyfunction!(_kernel_info, m)?)?;
     m.add_class::<decode::PyDecoder>()?;
     m.add_function(wrap_pyfunction!(encode::encode, m)?)?;
     m.add_function(wrap_pyfunction!(encode::_encode_into, m)?)?;

@@ -1,6 +1,6 @@
 """Type stubs for the extension module ``textcodec._native`` (re-exported by ``textcodec``)."""
 
-from typing import Any, List, Optional, Protocol, Tuple, Union, final
+from typing import Any, Dict, List, Optional, Protocol, Tuple, Union, final
 
 import sys
 if sys.version_info >= (3, 12):
@@ -17,6 +17,8 @@ __all__ = [
     "encodings",
     "decode",
     "_core_decode",
+    "_buffer_is_immutable",
+    "_kernel_info",
     "Decoder",
     "encode",
     "_encode_into",
@@ -85,6 +87,10 @@ def encode(
     "replace" ("?"), "ignore", or a registered codecs error handler."""
 
 def _core_decode(data: _BytesLike, label: _Label) -> Tuple[str, str]: ...
+def _buffer_is_immutable(data: _BytesLike) -> bool:
+    """Whether `data`'s memory is a bytes object's (read in place with the GIL released)."""
+def _kernel_info() -> Dict[str, Any]:
+    """The SIMD kernel level in use and what became of TEXTCODEC_KERNEL (for tests)."""
 def _encode_into(source: str, destination: Any) -> Tuple[int, int]: ...
 
 @final
