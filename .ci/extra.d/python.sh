@@ -74,7 +74,7 @@ for level in $levels; do
     continue
   fi
   level_started=$(date +%s%N)
-  TEXTCODEC_KERNEL=$level TEXTCODEC_HYPOTHESIS_EXAMPLES=500 \
+  TEXTCODEC_KERNEL=$level TEXTCODEC_HYPOTHESIS_EXAMPLES=800 \
     .venv/bin/python -m pytest -q -p no:cacheprovider tests/test_arbitrary_bytes.py \
     || fail "arbitrary-bytes tests at kernel level $level"
   echo "kernel $level: $(seconds_since "$level_started") s"
