@@ -391,7 +391,7 @@ impl<'py> Imported<'py> {
                 // SAFETY: the last buffer holds one i64 per data buffer (the interface);
                 // n_data < n_buffers is small.
                 let sizes = unsafe { integers(sizes_ptr.cast::<i64>(), n_data) };
-                let mut data = Vec::with_capacity(n_data);
+                let mut data = Vec::new();
                 for (index, &size) in sizes.iter().enumerate() {
                     let size = usize::try_from(size)
                         .ok()

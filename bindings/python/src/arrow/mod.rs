@@ -1,6 +1,9 @@
 //! `textcodec.arrow`: decode Arrow binary columns row by row, zero-copy in (the producer's
 //! buffers are read in place through the C data interface) and out (the result's buffers
-//! are handed to the consumer), with the GIL released while decoding.
+//! are handed to the consumer), with the GIL released while decoding. Every input array is
+//! validated before a row is read ([`import::Imported::binary`]); decoding relies on Arrow
+//! arrays being immutable once exported (the interface's contract) for releasing the GIL,
+//! and reads stay bounds-checked should a producer break it.
 
 mod abi;
 mod export;
