@@ -244,7 +244,8 @@ impl<W: AsyncWrite> AsyncWrite for EncodeWriter<W> {
             core,
             cx
         )))?;
-        ready!(inner.as_mut().poll_flush(cx))?;
+        // The inner writer's close flushes it (as `futures::io::BufWriter` relies on): a
+        // separate flush first would be one more call to repeat after every `Pending`.
         inner.poll_close(cx)
     }
 }

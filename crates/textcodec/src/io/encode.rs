@@ -170,6 +170,9 @@ pub(crate) struct EncodeCore {
     partial_len: usize,
     /// UTF-8 bytes accepted so far (the offset errors report).
     position: u64,
+    /// The inner writer reported more bytes written than it was given: what it holds is
+    /// unknown, so every later call fails rather than write anything again.
+    broken: bool,
 }
 
 impl EncodeCore {
@@ -182,6 +185,7 @@ impl EncodeCore {
             partial: [0; 4],
             partial_len: 0,
             position: 0,
+            broken: false,
         }
     }
 
@@ -203,10 +207,15 @@ impl EncodeCore {
                 io::ErrorKind::WriteZero,
                 "the inner writer accepted no bytes",
             )),
-            n if n > self.out_end.saturating_sub(self.out_start) => Err(io::Error::new(
-                io::ErrorKind::InvalidData,
-                "the inner writer reported more bytes written than it was given",
-            )),
+            n if n > self.out_end.saturating_sub(self.out_start) => {
+                // Its claim covers all it was given: those bytes are not offered again
+                // (not even by the best-effort finish of `Drop`), and the adapter stays
+                // failed.
+                self.broken = true;
+                self.out_start = 0;
+                self.out_end = 0;
+                Err(Self::broken_error())
+            }
             n => {
                 self.out_start = self.out_start.saturating_add(n);
                 if self.out_start == self.out_end {
@@ -216,6 +225,21 @@ impl EncodeCore {
                 Ok(())
             }
         }
+    }
+
+    /// An error once the inner writer broke its contract (see `broken`).
+    pub(crate) fn check_usable(&self) -> io::Result<()> {
+        if self.broken {
+            return Err(Self::broken_error());
+        }
+        Ok(())
+    }
+
+    fn broken_error() -> io::Error {
+        io::Error::new(
+            io::ErrorKind::InvalidData,
+            "the inner writer reported more bytes written than it was given",
+        )
     }
 
     /// Free space at the end of the output buffer, after moving pending bytes to the front
@@ -245,6 +269,9 @@ impl EncodeCore {
     /// encoder rejects (fatal mode), and nothing of `buf` was taken; the bytes before such
     /// a point are taken by one call and the error comes with the next.
     pub(crate) fn accept(&mut self, buf: &[u8]) -> io::Result<usize> {
+        if self.broken {
+            return Err(Self::broken_error());
+        }
         if buf.is_empty() || self.room() < MIN_ROOM {
             return Ok(0);
         }
@@ -407,6 +434,9 @@ impl EncodeCore {
     /// buffer; `Ok(false)` if there is no room (write the buffer out and call again). A UTF-8
     /// sequence left incomplete is an error, or dropped with `discard_partial`.
     pub(crate) fn end(&mut self, discard_partial: bool) -> io::Result<bool> {
+        if self.broken {
+            return Err(Self::broken_error());
+        }
         if self.partial_len > 0 {
             let held = self.partial_len;
             self.partial_len = 0;
@@ -547,6 +577,7 @@ impl<W: Write> EncodeWriter<W> {
     /// Writes the whole output buffer to the inner writer; an interrupted write is
     /// retried, as `BufWriter` does.
     fn write_out(&mut self) -> io::Result<()> {
+        self.core.check_usable()?;
         while !self.core.pending_output().is_empty() {
             let Some(inner) = self.inner.as_mut() else {
                 return Err(io::Error::other("EncodeWriter has no inner writer"));

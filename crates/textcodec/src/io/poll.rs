@@ -75,6 +75,7 @@ pub(crate) fn poll_write_out(
     core: &mut EncodeCore,
     mut write_some: impl FnMut(&[u8]) -> Poll<io::Result<usize>>,
 ) -> Poll<io::Result<()>> {
+    core.check_usable()?;
     while !core.pending_output().is_empty() {
         let n = ready!(write_some(core.pending_output()))?;
         core.output_written(n)?;

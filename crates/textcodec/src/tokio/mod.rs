@@ -171,12 +171,20 @@ fn poll_fill<R: AsyncRead>(
     let space = space.get_mut(..offered).unwrap_or_default();
     let start = space.as_ptr();
     let mut buf = ReadBuf::new(space);
-    core::task::ready!(inner.poll_read(cx, &mut buf))?;
+    let poll = inner.poll_read(cx, &mut buf);
     if buf.filled().as_ptr() != start {
         return Poll::Ready(Err(replaced_read_buf()));
     }
     let n = buf.filled().len();
-    Poll::Ready(core.input_filled(n))
+    match poll {
+        // A reader that filled bytes and still reported an error or `Pending`: the bytes
+        // are kept, as on the in-place path (the error, if it persists, comes on the next
+        // read).
+        _ if n > 0 => Poll::Ready(core.input_filled(n)),
+        Poll::Pending => Poll::Pending,
+        Poll::Ready(Err(e)) => Poll::Ready(Err(e)),
+        Poll::Ready(Ok(())) => Poll::Ready(core.input_filled(0)),
+    }
 }
 
 /// One read of `inner` straight into `text`'s spare capacity ([`DecodeCore::in_place_ready`]
@@ -356,7 +364,8 @@ impl<W: AsyncWrite> AsyncWrite for EncodeWriter<W> {
             core,
             cx
         )))?;
-        core::task::ready!(inner.as_mut().poll_flush(cx))?;
+        // The inner writer's shutdown flushes it (as `tokio::io::BufWriter` relies on): a
+        // separate flush first would be one more call to repeat after every `Pending`.
         inner.poll_shutdown(cx)
     }
 }
