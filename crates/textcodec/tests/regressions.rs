@@ -171,3 +171,74 @@ fn encode_writer_retries_interrupted_writes_and_flushes() {
     assert_eq!(inner.data, &want[..]);
     assert_eq!(inner.flushes, 2);
 }
+
+/// Found by tests/arbitrary_bytes.rs: in fatal mode, a character the encoding lacks
+/// whose first bytes came with an earlier write was reported as unmappable, but its held
+/// bytes stayed, so finishing reported them again as a sequence cut by the end of the
+/// text. The result depended on where the writes split; now it is the same as one write.
+#[test]
+fn encode_writer_unmappable_split_across_writes_is_reported_once() {
+    use std::io::Write;
+    use textcodec::io::{EncodeError, EncodeWriter};
+    for split in 0..=4 {
+        let text = "a\u{180}b".as_bytes(); // U+0180 is not in ISO-8859-2
+        let encoder = Encoder::new(Encoding::Iso8859_2, EncodeErrorMode::Fatal).unwrap();
+        let mut w = EncodeWriter::new(Vec::new(), encoder);
+        let error = w
+            .write_all(&text[..split])
+            .and_then(|()| w.write_all(&text[split..]))
+            .expect_err("U+0180 is unmappable");
+        let inner = error
+            .get_ref()
+            .unwrap()
+            .downcast_ref::<EncodeError>()
+            .unwrap();
+        assert_eq!(
+            inner.unmappable().map(|u| u.character()),
+            Some('\u{180}'),
+            "split {split}"
+        );
+        assert_eq!(inner.offset(), 1, "split {split}");
+        w.try_finish()
+            .unwrap_or_else(|e| panic!("split {split}: {e}"));
+        assert_eq!(w.finish().unwrap(), b"a", "split {split}");
+    }
+}
+
+/// Found by tests/arbitrary_bytes.rs: in fatal mode, when one call of the writer's core
+/// encoded a window of text and then met an unmappable character at the start of the
+/// next window, it returned the error as if nothing of the call's input had been taken;
+/// the writer offered that text again and wrote it twice (and reported the character at
+/// an offset too far by its length).
+#[test]
+fn encode_writer_does_not_repeat_text_before_an_unmappable_character() {
+    use std::io::Write;
+    use textcodec::io::{EncodeError, EncodeWriter};
+    for capacity in [64, 100, 205, 300] {
+        for n in 0..200 {
+            let text = format!("{}\u{E0B0}z", "日".repeat(n)); // a private-use character
+            let kanji = "日".repeat(n);
+            let (want, _) = textcodec::encode(&kanji, Encoding::ShiftJis);
+            let encoder = Encoder::new(Encoding::ShiftJis, EncodeErrorMode::Fatal).unwrap();
+            let mut w = EncodeWriter::with_capacity(capacity, Vec::new(), encoder);
+            let error = w
+                .write_all(text.as_bytes())
+                .expect_err("U+E0B0 is unmappable");
+            let inner = error
+                .get_ref()
+                .unwrap()
+                .downcast_ref::<EncodeError>()
+                .unwrap();
+            assert_eq!(
+                inner.offset(),
+                3 * n as u64,
+                "capacity {capacity}, {n} kanji"
+            );
+            assert_eq!(
+                w.finish().unwrap(),
+                &want[..],
+                "capacity {capacity}, {n} kanji"
+            );
+        }
+    }
+}

@@ -310,6 +310,12 @@ impl EncodeCore {
                 // rejecting it (ISO-2022-JP's return to ASCII) is the Standard's output
                 // before the error.
                 read = read.saturating_sub(u.character().len_utf8());
+                if read == 0 && taken > 0 {
+                    // An error now would say nothing of `buf` was taken, and the text
+                    // this call encoded would be offered and written again: it comes
+                    // with the next call.
+                    break;
+                }
                 if read == 0 {
                     return Err(EncodeError::unmappable_at(
                         u,
@@ -405,6 +411,10 @@ impl EncodeCore {
                         Ok(take)
                     }
                     Err(e) => {
+                        // Reported with its offset, the character goes with its held
+                        // bytes (accepted already), as one inside a single write would:
+                        // else finishing would report them again as a cut sequence.
+                        self.partial_len = 0;
                         self.position = start.saturating_add(held as u64);
                         Err(e)
                     }
