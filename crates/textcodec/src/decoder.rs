@@ -689,9 +689,8 @@ impl Decoder {
         // zero-filled.
         loop {
             let rest = src.get(read..).unwrap_or_default();
-            let r = sink::append_to_vec(dst, rest.len().saturating_add(8), |buf| {
-                let r = self.run(rest, &mut Utf16Sink::over_slots(buf), last);
-                (r, r.written)
+            let r = sink::append_to_utf16_vec(dst, rest.len().saturating_add(8), |sink| {
+                self.run(rest, sink, last)
             });
             read = read.saturating_add(r.read);
             written = written.saturating_add(r.written);

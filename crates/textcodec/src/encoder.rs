@@ -410,7 +410,10 @@ impl Encoder {
     /// assert_eq!(&buf[..r2.written], b"b");
     /// ```
     pub fn encode_from_utf8(&mut self, src: &str, dst: &mut [u8], last: bool) -> EncodeResult {
-        self.encode_utf8_into(src, slots(dst), last)
+        // SAFETY: the encoder's driver and kernels write `Slots` by its rules.
+        #[allow(unsafe_code)]
+        let dst = unsafe { slots(dst) };
+        self.encode_utf8_into(src, dst, last)
     }
 
     /// [`Encoder::encode_from_utf8`] over bytes that may not be UTF-8, never the end of the
@@ -420,7 +423,10 @@ impl Encoder {
     /// loops ([`EncodeKernel::fast_bytes`]) instead of being a pass of its own.
     #[cfg(feature = "std")]
     pub(crate) fn encode_from_maybe_utf8(&mut self, src: &[u8], dst: &mut [u8]) -> EncodeResult {
-        self.encode_utf8_into(MaybeUtf8(src), slots(dst), false)
+        // SAFETY: the encoder's driver and kernels write `Slots` by its rules.
+        #[allow(unsafe_code)]
+        let dst = unsafe { slots(dst) };
+        self.encode_utf8_into(MaybeUtf8(src), dst, false)
     }
 
     /// [`Encoder::encode_from_utf8`] into slots that need not be initialised (the growing
@@ -549,7 +555,10 @@ impl Encoder {
     /// assert_eq!(&buf[..a.written + b.written], "a😀".as_bytes());
     /// ```
     pub fn encode_from_utf16(&mut self, src: &[u16], dst: &mut [u8], last: bool) -> EncodeResult {
-        self.encode_utf16_into(src, slots(dst), last)
+        // SAFETY: the encoder's driver and kernels write `Slots` by its rules.
+        #[allow(unsafe_code)]
+        let dst = unsafe { slots(dst) };
+        self.encode_utf16_into(src, dst, last)
     }
 
     /// [`Encoder::encode_from_utf16`] into slots that need not be initialised (the growing
@@ -616,9 +625,7 @@ impl Encoder {
         dst: &mut Vec<u8>,
         last: bool,
     ) -> EncodeResult {
-        self.encode_to_vec(src.len(), 1, dst, |e, read, out| {
-            e.encode_utf8_into(src.get(read..).unwrap_or_default(), out, last)
-        })
+        self.encode_to_vec(ToVecInput::Utf8(src), dst, last)
     }
 
     /// Encodes all of `src` (UTF-16) and appends to `dst`; see
@@ -629,36 +636,52 @@ impl Encoder {
         dst: &mut Vec<u8>,
         last: bool,
     ) -> EncodeResult {
-        self.encode_to_vec(src.len(), 2, dst, |e, read, out| {
-            e.encode_utf16_into(src.get(read..).unwrap_or_default(), out, last)
-        })
+        self.encode_to_vec(ToVecInput::Utf16(src), dst, last)
     }
 
-    /// The grow loop of the `_to_vec` methods: `step(self, read, out)` encodes the input
-    /// from `read` on into fresh space `out` at the end of `dst`, until it stops for another
-    /// reason than a full buffer. The capacity for the rest of the input at
-    /// `bytes_per_unit` (the common case, not the worst: most text is mostly ASCII) plus 16
-    /// bytes (any one character's worst case) is offered at once as spare capacity, not
-    /// zero-filled ([`sink::append_to_vec`]); a round that fills it asks for more.
+    /// The grow loop of the `_to_vec` methods: the encoder's driver encodes the input from
+    /// `read` on into fresh space at the end of `dst`, until it stops for another reason
+    /// than a full buffer. The capacity for the rest of the input at one byte per UTF-8
+    /// byte or two per UTF-16 unit (the common case, not the worst: most text is mostly
+    /// ASCII) plus 16 bytes (any one character's worst case) is offered at once as spare
+    /// capacity, not zero-filled ([`sink::append_to_vec`]); a round that fills it asks for
+    /// more.
     ///
     /// [`sink::append_to_vec`]: crate::simd::sink::append_to_vec
     fn encode_to_vec(
         &mut self,
-        input_len: usize,
-        bytes_per_unit: usize,
+        src: ToVecInput<'_>,
         dst: &mut Vec<u8>,
-        mut step: impl FnMut(&mut Self, usize, &mut Slots<u8>) -> EncodeResult,
+        last: bool,
     ) -> EncodeResult {
+        let (input_len, bytes_per_unit) = match src {
+            ToVecInput::Utf8(s) => (s.len(), 1),
+            ToVecInput::Utf16(u) => (u.len(), 2),
+        };
         let (mut read, mut written) = (0usize, 0usize);
         loop {
             let additional = input_len
                 .saturating_sub(read)
                 .saturating_mul(bytes_per_unit)
                 .saturating_add(16);
-            let r = crate::simd::sink::append_to_vec(dst, additional, |out| {
-                let r = step(self, read, out);
-                (r, r.written)
-            });
+            let step = |e: &mut Self, out: &mut Slots<u8>| match src {
+                ToVecInput::Utf8(s) => {
+                    e.encode_utf8_into(s.get(read..).unwrap_or_default(), out, last)
+                }
+                ToVecInput::Utf16(u) => {
+                    e.encode_utf16_into(u.get(read..).unwrap_or_default(), out, last)
+                }
+            };
+            // SAFETY: the closure runs the encoder's drivers, writers of `Slots` whose
+            // `written` counts the bytes they initialised from the start (see `Slots`;
+            // every encoder's output is checked against the Standard's by the tests).
+            #[allow(unsafe_code)]
+            let r = unsafe {
+                crate::simd::sink::append_to_vec(dst, additional, |out| {
+                    let r = step(self, out);
+                    (r, r.written)
+                })
+            };
             read = read.saturating_add(r.read);
             written = written.saturating_add(r.written);
             if r.status != EncodeStatus::OutputFull {
@@ -666,6 +689,13 @@ impl Encoder {
             }
         }
     }
+}
+
+/// The input of [`Encoder::encode_to_vec`].
+#[derive(Clone, Copy)]
+enum ToVecInput<'a> {
+    Utf8(&'a str),
+    Utf16(&'a [u16]),
 }
 
 /// UTF-8 input of the encoder's driver: a `&str`, or bytes that may not be UTF-8.

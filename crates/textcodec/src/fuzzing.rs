@@ -40,17 +40,20 @@ pub fn ascii_prefix_len(k: KernelChoice, src: &[u8]) -> usize {
 
 /// Copies the longest all-ASCII prefix of `src` that fits in `dst`; returns its length.
 pub fn copy_ascii(k: KernelChoice, src: &[u8], dst: &mut [u8]) -> usize {
-    ascii::copy_ascii_with(k.0, src, slots(dst))
+    // SAFETY: the kernel writes the slots by the rules of `Slots`.
+    ascii::copy_ascii_with(k.0, src, unsafe { slots(dst) })
 }
 
 /// Widens the longest all-ASCII prefix of `src` that fits in `dst`; returns its length.
 pub fn widen_ascii(k: KernelChoice, src: &[u8], dst: &mut [u16]) -> usize {
-    ascii::widen_ascii_with(k.0, src, slots(dst))
+    // SAFETY: the kernel writes the slots by the rules of `Slots`.
+    ascii::widen_ascii_with(k.0, src, unsafe { slots(dst) })
 }
 
 /// Narrows the longest prefix of units below 0x80 that fits in `dst`; returns its length.
 pub fn narrow_basic_latin(k: KernelChoice, src: &[u16], dst: &mut [u8]) -> usize {
-    ascii::narrow_basic_latin_with(k.0, src, slots(dst))
+    // SAFETY: the kernel writes the slots by the rules of `Slots`.
+    ascii::narrow_basic_latin_with(k.0, src, unsafe { slots(dst) })
 }
 
 /// Length of the longest valid UTF-8 prefix of `src`.
@@ -61,12 +64,14 @@ pub fn utf8_valid_prefix_len(k: KernelChoice, src: &[u8]) -> usize {
 /// One-pass validate-and-convert (`simd::utf8::validate_to_utf16_with`): a valid prefix of
 /// `src` (possibly short of the longest), converted. Returns (bytes read, units written).
 pub fn utf8_validate_to_utf16(k: KernelChoice, src: &[u8], dst: &mut [u16]) -> (usize, usize) {
-    utf8::validate_to_utf16_with(k.0, src, slots(dst))
+    // SAFETY: the kernel writes the slots by the rules of `Slots`.
+    utf8::validate_to_utf16_with(k.0, src, unsafe { slots(dst) })
 }
 
 /// UTF-8 → UTF-16, whole characters, as far as `dst` has room: (bytes read, units written).
 pub fn utf8_to_utf16(k: KernelChoice, src: &str, dst: &mut [u16]) -> (usize, usize) {
-    utf8::to_utf16_with(k.0, src, slots(dst))
+    // SAFETY: the kernel writes the slots by the rules of `Slots`.
+    utf8::to_utf16_with(k.0, src, unsafe { slots(dst) })
 }
 
 /// UTF-16 bytes → UTF-8 up to a lone surrogate or room: (bytes read, bytes written).
@@ -76,7 +81,8 @@ pub fn utf16_bytes_to_utf8(
     big_endian: bool,
     dst: &mut [u8],
 ) -> (usize, usize) {
-    utf16::bytes_to_utf8_with(k.0, src, big_endian, slots(dst))
+    // SAFETY: the kernel writes the slots by the rules of `Slots`.
+    utf16::bytes_to_utf8_with(k.0, src, big_endian, unsafe { slots(dst) })
 }
 
 /// UTF-16 bytes → units up to a lone surrogate or room: (bytes read, units written).
@@ -86,7 +92,8 @@ pub fn utf16_bytes_to_units(
     big_endian: bool,
     dst: &mut [u16],
 ) -> (usize, usize) {
-    utf16::bytes_to_units_with(k.0, src, big_endian, slots(dst))
+    // SAFETY: the kernel writes the slots by the rules of `Slots`.
+    utf16::bytes_to_units_with(k.0, src, big_endian, unsafe { slots(dst) })
 }
 
 /// The single-byte index of `encoding` as a byte → code point table (0 = no entry), or
@@ -108,7 +115,8 @@ pub fn byte_map_to_utf16(
         return 0;
     };
     let map = index.byte_map();
-    crate::simd::byte_map::to_utf16_with(k.0, src, &map, slots(dst))
+    // SAFETY: the kernel writes the slots by the rules of `Slots`.
+    crate::simd::byte_map::to_utf16_with(k.0, src, &map, unsafe { slots(dst) })
 }
 
 /// Single-byte decode in bulk into UTF-8: (bytes read, bytes written).
@@ -122,7 +130,8 @@ pub fn byte_map_to_utf8(
         return (0, 0);
     };
     let map = index.byte_map();
-    crate::simd::byte_map::to_utf8_with(k.0, src, &map, slots(dst))
+    // SAFETY: the kernel writes the slots by the rules of `Slots`.
+    crate::simd::byte_map::to_utf8_with(k.0, src, &map, unsafe { slots(dst) })
 }
 
 /// Single-byte encode in bulk (ASCII and the encoding's hot two-byte characters): (bytes
@@ -137,17 +146,20 @@ pub fn byte_map_encode(
         return (0, 0);
     };
     let hot = crate::simd::byte_map::hot_pairs(&index.decode);
-    crate::simd::byte_map::encode_hot_pairs_with(k.0, src.as_bytes(), &hot, slots(dst))
+    // SAFETY: the kernel writes the slots by the rules of `Slots`.
+    crate::simd::byte_map::encode_hot_pairs_with(k.0, src.as_bytes(), &hot, unsafe { slots(dst) })
 }
 
 /// x-user-defined encode in bulk: (bytes of `src` read, bytes written).
 pub fn x_user_defined_encode(k: KernelChoice, src: &str, dst: &mut [u8]) -> (usize, usize) {
-    crate::simd::byte_map::encode_x_user_defined_with(k.0, src.as_bytes(), slots(dst))
+    // SAFETY: the kernel writes the slots by the rules of `Slots`.
+    crate::simd::byte_map::encode_x_user_defined_with(k.0, src.as_bytes(), unsafe { slots(dst) })
 }
 
 /// x-user-defined decode in bulk into UTF-16: bytes read = units written.
 pub fn x_user_defined_to_utf16(k: KernelChoice, src: &[u8], dst: &mut [u16]) -> usize {
-    crate::simd::byte_map::x_user_defined_to_utf16_with(k.0, src, slots(dst))
+    // SAFETY: the kernel writes the slots by the rules of `Slots`.
+    crate::simd::byte_map::x_user_defined_to_utf16_with(k.0, src, unsafe { slots(dst) })
 }
 
 /// The CJK pair tables the double-byte kernel reads: gb18030, EUC-KR, Big5, EUC-JP's JIS X
@@ -177,7 +189,8 @@ pub fn double_byte_to_utf16(
     src: &[u8],
     dst: &mut [u16],
 ) -> (usize, usize) {
-    crate::simd::double_byte::to_utf16_with(k.0, src, pair_table(table), slots(dst))
+    // SAFETY: the kernel writes the slots by the rules of `Slots`.
+    crate::simd::double_byte::to_utf16_with(k.0, src, pair_table(table), unsafe { slots(dst) })
 }
 
 /// Double-byte decode in bulk into UTF-8: (bytes read, bytes written).
@@ -187,5 +200,6 @@ pub fn double_byte_to_utf8(
     src: &[u8],
     dst: &mut [u8],
 ) -> (usize, usize) {
-    crate::simd::double_byte::to_utf8_with(k.0, src, pair_table(table), slots(dst))
+    // SAFETY: the kernel writes the slots by the rules of `Slots`.
+    crate::simd::double_byte::to_utf8_with(k.0, src, pair_table(table), unsafe { slots(dst) })
 }

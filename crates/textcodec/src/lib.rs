@@ -84,7 +84,9 @@ pub mod __fuzz {
 }
 #[cfg(feature = "futures")]
 pub mod futures;
+// Its kernel hooks hand the fuzzer's buffers to the kernels as `Slots` (`unsafe`).
 #[cfg(feature = "fuzzing")]
+#[allow(unsafe_code)]
 mod fuzzing;
 mod hooks;
 mod index;

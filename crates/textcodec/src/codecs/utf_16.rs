@@ -14,7 +14,7 @@
 
 use super::{DecodeKernel, EncodeKernel, Encoded, Restore, Step};
 use crate::simd::sink::Sink;
-use crate::simd::{slots, Slots};
+use crate::simd::Slots;
 
 /// The shared UTF-16 decoder's state.
 #[derive(Clone, Copy, Debug)]
@@ -194,7 +194,7 @@ impl EncodeKernel for Utf16Encoder {
         let (mut read, mut written) = (0, 0);
         while read < src.len() {
             let room = ((dst.len() - written) / 2).min(CHUNK);
-            let (r, w) = crate::simd::utf8::to_utf16(&src[read..], slots(&mut units[..room]));
+            let (r, w) = crate::simd::utf8::to_utf16_initialised(&src[read..], &mut units[..room]);
             if r == 0 {
                 break;
             }

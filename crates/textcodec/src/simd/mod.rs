@@ -50,13 +50,26 @@ use core::mem::MaybeUninit;
 /// - what it reports as written, `dst[..written]`, is all initialised.
 pub(crate) type Slots<T> = [MaybeUninit<T>];
 
-/// An initialised buffer seen as [`Slots`] (it stays initialised: see the rules there).
+/// An initialised buffer seen as [`Slots`].
+///
+/// # Safety
+/// Whatever the slots are handed to must keep the rules of [`Slots`] (above all: store
+/// only initialised values), or `dst` ends up holding uninitialised memory behind a
+/// `&mut [T]`. Every writer of `Slots` in the crate keeps them; the caller names the one
+/// it hands them to.
 #[inline(always)]
-pub(crate) fn slots<T: Copy>(dst: &mut [T]) -> &mut Slots<T> {
-    // SAFETY: `MaybeUninit<T>` has the layout of `T`. The one way this could go wrong,
-    // storing an uninitialised value into the caller's initialised buffer, is what
-    // writers of `Slots` never do (see `Slots`).
+pub(crate) unsafe fn slots<T: Copy>(dst: &mut [T]) -> &mut Slots<T> {
+    // SAFETY: `MaybeUninit<T>` has the layout of `T`; what may be stored is the caller's
+    // obligation (above).
     unsafe { &mut *(core::ptr::from_mut::<[T]>(dst) as *mut [MaybeUninit<T>]) }
+}
+
+/// [`slots`] for the kernels' tests, which hand them only to the kernel under test.
+#[cfg(test)]
+pub(crate) fn test_slots<T: Copy>(dst: &mut [T]) -> &mut Slots<T> {
+    // SAFETY: test code passes these only to the crate's kernels and sinks, writers of
+    // `Slots` that keep its rules (which the same tests check against oracles).
+    unsafe { slots(dst) }
 }
 
 /// Writes `c` as UTF-8 into `dst`, which is `c.len_utf8()` slots long (as
@@ -329,13 +342,13 @@ mod tests {
         for len in 0..=34 {
             for at in 0..4 {
                 let mut dst = [0xA5u8; 48];
-                super::write_short(super::slots(&mut dst[at..at + len]), &src[..len]);
+                super::write_short(super::test_slots(&mut dst[at..at + len]), &src[..len]);
                 assert_eq!(&dst[at..at + len], &src[..len], "len {len} at {at}");
                 assert!(dst[..at].iter().chain(&dst[at + len..]).all(|&b| b == 0xA5));
                 if len <= 16 {
                     let packed = u128::from_le_bytes(src[..16].try_into().unwrap_or_default());
                     let mut dst = [0xA5u8; 48];
-                    super::write_packed(super::slots(&mut dst[at..at + len]), packed);
+                    super::write_packed(super::test_slots(&mut dst[at..at + len]), packed);
                     assert_eq!(&dst[at..at + len], &src[..len], "packed len {len} at {at}");
                     assert!(dst[..at].iter().chain(&dst[at + len..]).all(|&b| b == 0xA5));
                 }
@@ -355,7 +368,7 @@ mod tests {
                 let base = (dst.as_ptr() as usize).wrapping_sub(s.as_ptr() as usize);
                 let start = (gap + 4096 - base % 4096) % 4096;
                 backwards += usize::from(len >= 512 && (1..64).contains(&gap));
-                super::copy_bytes(super::slots(&mut dst[start..start + len]), s);
+                super::copy_bytes(super::test_slots(&mut dst[start..start + len]), s);
                 assert_eq!(&dst[start..start + len], s, "gap {gap} len {len}");
                 assert!(
                     dst[..start].iter().all(|&b| b == 0xA5),

@@ -1,7 +1,7 @@
 use super::super::dispatch::available_kernels;
 use super::super::sink::{has_error_bytes, linear_range, utf8_table};
 use super::*;
-use crate::simd::slots;
+use crate::simd::test_slots as slots;
 use alloc::vec::Vec;
 
 /// A table exercising every path: ASCII identity, errors, two- and three-byte

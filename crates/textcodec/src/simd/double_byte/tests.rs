@@ -1,7 +1,7 @@
 use super::super::dispatch::available_kernels;
 use super::*;
 use crate::index::{big5_pairs, euc_kr_pairs, gb18030_pairs, jis0208_pairs, shift_jis_pairs};
-use crate::simd::slots;
+use crate::simd::test_slots as slots;
 use alloc::string::String;
 use alloc::vec::Vec;
 

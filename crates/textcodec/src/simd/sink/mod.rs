@@ -25,7 +25,7 @@ mod utf16;
 mod utf8;
 
 pub(crate) use byte_map::{has_error_bytes, linear_range, utf8_table, ByteMap, LinearRange};
-pub(crate) use utf16::Utf16Sink;
+pub(crate) use utf16::{append_to_utf16_vec, Utf16Sink};
 #[cfg(feature = "tokio")]
 pub(crate) use utf8::read_valid_utf8;
 pub(crate) use utf8::{append_to_string, write_into_str, Utf8Sink};
@@ -169,7 +169,11 @@ pub(crate) fn for_valid_utf8_chunks(src: &[u8], mut take: impl FnMut(&str) -> us
 /// Runs `f` over `additional` slots of `vec`'s spare capacity (reserved here), as they
 /// are: not zero-filled first. `f` returns its result and how many slots it wrote from the
 /// start, which become part of `vec`.
-pub(crate) fn append_to_vec<T: Copy, R>(
+///
+/// # Safety
+/// `f` must have initialised the slots it reports written, from the start (what writers
+/// of [`Slots`] report as written is; a count from anywhere else is not to be trusted).
+pub(crate) unsafe fn append_to_vec<T: Copy, R>(
     vec: &mut Vec<T>,
     additional: usize,
     f: impl FnOnce(&mut Slots<T>) -> (R, usize),
@@ -180,8 +184,7 @@ pub(crate) fn append_to_vec<T: Copy, R>(
     let (result, written) = f(spare.get_mut(..n).unwrap_or_default());
     let new_len = vec.len().saturating_add(written.min(n));
     // SAFETY: `written.min(n)` slots past the length are within the capacity, and `f`
-    // wrote them: writers of `Slots` initialise what they report as written, from the
-    // start (see `Slots`; every kernel's tests check its count against an oracle).
+    // initialised them (the caller's obligation).
     unsafe { vec.set_len(new_len) };
     result
 }

@@ -19,7 +19,9 @@ pub(crate) struct Utf16Sink<'a> {
 
 impl<'a> Utf16Sink<'a> {
     pub(crate) fn new(buf: &'a mut [u16]) -> Self {
-        Self::over_slots(slots(buf))
+        // SAFETY: the sink writes only initialised values (its methods are the writers
+        // of these slots; see `Slots`).
+        Self::over_slots(unsafe { slots(buf) })
     }
 
     /// A sink over slots that need not be initialised (a `Vec`'s spare capacity);
@@ -248,4 +250,26 @@ impl Sink for Utf16Sink<'_> {
         self.pos += written;
         read
     }
+}
+
+/// Runs `f` with a [`Utf16Sink`] over `additional` units of `vec`'s spare capacity
+/// (reserved here, not zero-filled), then appends exactly what the sink wrote. Returns
+/// `f`'s result. The count is the sink's own, not `f`'s: `f` cannot make `vec` cover
+/// units nobody wrote.
+pub(crate) fn append_to_utf16_vec<R>(
+    vec: &mut alloc::vec::Vec<u16>,
+    additional: usize,
+    f: impl FnOnce(&mut Utf16Sink<'_>) -> R,
+) -> R {
+    vec.reserve(additional);
+    let old_len = vec.len();
+    let spare = vec.spare_capacity_mut();
+    let n = additional.min(spare.len());
+    let mut sink = Utf16Sink::over_slots(spare.get_mut(..n).unwrap_or_default());
+    let result = f(&mut sink);
+    let new_len = old_len.saturating_add(sink.pos.min(n));
+    // SAFETY: the sink wrote `buf[..pos]`, `pos <= n` units of the capacity past the
+    // length, initialised (its methods keep the `Slots` rules).
+    unsafe { vec.set_len(new_len) };
+    result
 }

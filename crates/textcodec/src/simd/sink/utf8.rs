@@ -29,7 +29,9 @@ pub(crate) struct Utf8Sink<'a> {
 impl<'a> Utf8Sink<'a> {
     /// A sink over `buf`; whatever `buf` held is overwritten from the start.
     pub(crate) fn new(buf: &'a mut [u8]) -> Self {
-        Self::over_slots(slots(buf))
+        // SAFETY: the sink writes only initialised values (its methods are the writers
+        // of these slots; see `Slots`).
+        Self::over_slots(unsafe { slots(buf) })
     }
 
     /// A sink over slots that need not be initialised (a `String`'s spare capacity);

@@ -130,6 +130,13 @@ pub(crate) fn to_utf16(src: &str, dst: &mut Slots<u16>) -> (usize, usize) {
     to_utf16_with(kernel(), src, dst)
 }
 
+/// [`to_utf16`] into an initialised buffer.
+#[inline]
+pub(crate) fn to_utf16_initialised(src: &str, dst: &mut [u16]) -> (usize, usize) {
+    // SAFETY: the kernels store only initialised units (they keep the `Slots` rules).
+    to_utf16(src, unsafe { super::slots(dst) })
+}
+
 // Bounds: `read` and `written` are sums of what the kernels report (bytes of
 // `src[read..]` read and units of `dst[written..]` written), so `read <= src.len()` and
 // `written <= dst.len()`, and `read` is always a character boundary (the kernels stop on

@@ -1,6 +1,6 @@
 use super::super::dispatch::available_kernels;
 use super::*;
-use crate::simd::slots;
+use crate::simd::test_slots as slots;
 use alloc::vec::Vec;
 
 /// Deliberately naive oracle: the Standard's UTF-8 decoder steps, one byte at a time,
