@@ -4,7 +4,9 @@
 # levels (TEXTCODEC_KERNEL; Valgrind's virtual CPU has no AVX-512, so that level cannot
 # run here), it runs:
 #  1. the library's unit tests (`cargo test -p textcodec --lib`), a subset (see UNIT_SKIP);
-#  2. a fuzz-corpus replay: every cargo-fuzz target in fuzz/, built with the stable
+#  2. the integration tests about memory (INTEGRATION: what the kernels leave in a
+#     `&mut str`, the growing outputs' spare capacity, the security holes' regressions);
+#  3. a fuzz-corpus replay: every cargo-fuzz target in fuzz/, built with the stable
 #     toolchain (libFuzzer's own driver, given files, runs each input once; no coverage
 #     instrumentation is needed for that), fed the committed seeds
 #     (fuzz/corpus/<target>/seed-*). The targets' own checks run, not a copy of them.
@@ -13,7 +15,8 @@
 # Only definite leaks count: std's thread-local and libFuzzer's buffers are still
 # reachable at exit by design. To see where an uninitialised value came from, rerun the
 # failing command with --track-origins=yes (about twice as slow).
-# The jobs run in parallel (one per core, at most 6); about 3-4 minutes on 2 cores.
+# The jobs run in parallel (one per core, at most 6). On a busy 2-core machine: about
+# 2.5 minutes of Valgrind, after 20 s (warm) to 2.5 minutes (cold) of builds.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 
@@ -54,6 +57,16 @@ unit_bin=$(cargo rustc -p textcodec --lib --profile test --locked \
   | grep -o '"executable":"[^"]*"' | sed 's/.*":"//; s/"$//' | tail -n 1) \
   || fail "building the unit tests"
 [ -x "$unit_bin" ] || fail "no unit-test executable in cargo's output"
+# The integration tests (the ordinary build of `cargo test -p textcodec --tests`, cached
+# after the per-level runs of .ci/run).
+INTEGRATION="security growing regressions"
+integration_bins=$(cargo test -p textcodec --tests --no-run --locked \
+  --message-format=json-render-diagnostics \
+  | grep -o '"executable":"[^"]*"' | sed 's/.*":"//; s/"$//' \
+  | grep -E "/(${INTEGRATION// /|})-[0-9a-f]+$") \
+  || fail "building the integration tests"
+[ "$(echo "$integration_bins" | wc -l)" = "$(echo "$INTEGRATION" | wc -w)" ] \
+  || fail "expected the integration tests $INTEGRATION, found: $integration_bins"
 # The fuzz targets on stable, optimised, with debug assertions and overflow checks on (as
 # a debug build would have them), in their own target directory.
 fuzz_bins=$(CARGO_PROFILE_RELEASE_DEBUG_ASSERTIONS=true CARGO_PROFILE_RELEASE_OVERFLOW_CHECKS=true \
@@ -83,8 +96,8 @@ for level in avx2 sse2 scalar; do
 done
 [ -n "$levels" ] || fail "no kernel level runs under Valgrind"
 
-# --- the unit tests to leave out, by name (libtest --skip: substring match). Each is a
-# correctness sweep over every code point, pointer or short sequence of a codec, 50 to
+# --- the unit tests to leave out, by name (libtest --skip: substring match). Most are
+# correctness sweeps over every code point, pointer or short sequence of a codec, 50 to
 # more than 150 s under Valgrind; what Valgrind checks (buffer edges, kernel tails, the
 # growing outputs' spare capacity) the kernel tests, the property tests and the other
 # sweeps reach with smaller inputs.
@@ -95,13 +108,13 @@ UNIT_SKIP=(
   ascii_padding_before_and_after_every_alignment
   gb18030_three_and_four_byte_sequences
   iso_2022_jp_escapes_in_every_state
+  utf8_char_checked_matches_std               # codecs: safe code, no kernel (8 s)
 )
-# Run at the first (highest) level only: UTF-8 and UTF-16 sequence sweeps (30-40 s each)
-# and a scalar helper's check against std that does not depend on the level.
+# Run at the first (highest) level only: the UTF-8 and UTF-16 sequence sweeps (30-40 s
+# each).
 UNIT_ONCE=(
   utf8_three_and_four_byte_sequences
   utf16_surrogate_sequences
-  utf8_char_checked_matches_std
 )
 
 # One test thread: Valgrind runs one thread at a time anyway, and the log stays in order.
@@ -109,6 +122,15 @@ unit() { # level, then libtest arguments
   local level=$1
   shift
   TEXTCODEC_KERNEL=$level "${vg[@]}" "$unit_bin" --test-threads=1 "$@"
+}
+
+integration() { # level
+  local level=$1 status=0 bin
+  for bin in $integration_bins; do
+    echo "--- $(basename "$bin")"
+    TEXTCODEC_KERNEL=$level "${vg[@]}" "$bin" --test-threads=1 || status=$?
+  done
+  return "$status"
 }
 
 fuzz_replay() { # level
@@ -145,7 +167,7 @@ for level in $levels; do
   jobs+=("unit-tests-$level|unit $level ${skips[*]}")
 done
 for level in $levels; do
-  jobs+=("fuzz-replay-$level|fuzz_replay $level")
+  jobs+=("integration-$level|integration $level" "fuzz-replay-$level|fuzz_replay $level")
 done
 
 lanes=$(nproc 2>/dev/null || echo 2)
@@ -156,7 +178,8 @@ run_job() { # name, then the command and its arguments
   t=$(date +%s)
   "$@" >"$work/$name.log" 2>&1 || status=$?
   case $status in
-    0) echo "$name: OK in $(elapsed "$t"): $(grep -hE '^(test result|replayed)' "$work/$name.log")" ;;
+    0) echo "$name: OK in $(elapsed "$t"): $(grep -hE '^(test result|replayed)' "$work/$name.log" \
+      | sed -E 's/; 0 (ignored|measured)//g; s/; finished in .*//' | paste -sd ' ')" ;;
     124) echo "$name: FAILED, timed out after $(elapsed "$t")" ;;
     99) echo "$name: FAILED, Valgrind found errors, in $(elapsed "$t")" ;;
     *) echo "$name: FAILED (exit $status) in $(elapsed "$t")" ;;
