@@ -667,13 +667,13 @@ proptest! {
     }
 }
 
-/// Cases per property: `PROPTEST_CASES` if set, else 1000 (the file runs once per kernel
+/// Cases per property: `PROPTEST_CASES` if set, else 10,000 (the file runs once per kernel
 /// level in CI).
 fn cases() -> u32 {
     std::env::var("PROPTEST_CASES")
         .ok()
         .and_then(|v| v.parse().ok())
-        .unwrap_or(1000)
+        .unwrap_or(10_000)
 }
 
 /// Every byte value before every trail byte, and every lone byte, amid runs long enough
