@@ -5,7 +5,8 @@
 # run here), it runs:
 #  1. the library's unit tests (`cargo test -p textcodec --lib`), a subset (see UNIT_SKIP);
 #  2. the integration tests about memory (INTEGRATION: what the kernels leave in a
-#     `&mut str`, the growing outputs' spare capacity, the security holes' regressions);
+#     `&mut str`, the growing outputs' spare capacity, the security holes' regressions,
+#     arbitrary bytes through the std adapters);
 #  3. a fuzz-corpus replay: every cargo-fuzz target in fuzz/, built with the stable
 #     toolchain (libFuzzer's own driver, given files, runs each input once; no coverage
 #     instrumentation is needed for that), fed the committed seeds
@@ -59,7 +60,9 @@ unit_bin=$(cargo rustc -p textcodec --lib --profile test --locked \
 [ -x "$unit_bin" ] || fail "no unit-test executable in cargo's output"
 # The integration tests (the ordinary build of `cargo test -p textcodec --tests`, cached
 # after the per-level runs of .ci/run).
-INTEGRATION="security growing regressions"
+# arbitrary_bytes: any bytes through the std adapters with hostile inner readers and
+# writers (1,000 cases per property here: about 7 s a level).
+INTEGRATION="security growing regressions arbitrary_bytes"
 integration_bins=$(cargo test -p textcodec --tests --no-run --locked \
   --message-format=json-render-diagnostics \
   | grep -o '"executable":"[^"]*"' | sed 's/.*":"//; s/"$//' \
@@ -128,7 +131,7 @@ integration() { # level
   local level=$1 status=0 bin
   for bin in $integration_bins; do
     echo "--- $(basename "$bin")"
-    TEXTCODEC_KERNEL=$level "${vg[@]}" "$bin" --test-threads=1 || status=$?
+    PROPTEST_CASES=1000 TEXTCODEC_KERNEL=$level "${vg[@]}" "$bin" --test-threads=1 || status=$?
   done
   return "$status"
 }
