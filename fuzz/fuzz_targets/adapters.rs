@@ -282,7 +282,16 @@ fuzz_target!(|data: &[u8]| {
         }
     }
     let got = std::mem::take(&mut w.get_mut().unwrap().got);
-    assert!((got, error) == want, "EncodeWriter {to:?} {mode:?}");
+    if (&got, error) != (&want.0, want.1) {
+        let at = got.iter().zip(&want.0).take_while(|(a, b)| a == b).count();
+        panic!(
+            "EncodeWriter {to:?} {mode:?}: error {error:?}, want {:?}; {} bytes, want {}, \
+             first difference at {at}",
+            want.1,
+            got.len(),
+            want.0.len()
+        );
+    }
 
     let (text, _) = reference_decode(input, e, options);
     let text = String::from_utf8(text).unwrap();

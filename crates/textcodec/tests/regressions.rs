@@ -242,3 +242,32 @@ fn encode_writer_does_not_repeat_text_before_an_unmappable_character() {
         }
     }
 }
+
+/// Found by the `adapters` fuzz target: `EncodeWriter` ends each window it encodes on a
+/// character boundary by backing over continuation bytes; over a run of lone continuation
+/// bytes it backed past valid text to the window's start and reported that text (an
+/// ASCII byte) as the malformed sequence, one byte early, and did not write it.
+#[test]
+fn encode_writer_reports_a_run_of_lone_trails_where_it_starts() {
+    use std::io::Write;
+    use textcodec::io::{EncodeError, EncodeWriter};
+    for capacity in [64, 100, 200] {
+        for before in 0..300 {
+            let mut input = vec![b'a'; before];
+            input.push(b'\x03');
+            input.extend([0xB3; 40]);
+            let encoder = Encoder::new(Encoding::Iso8859_3, EncodeErrorMode::Html).unwrap();
+            let mut w = EncodeWriter::with_capacity(capacity, Vec::new(), encoder);
+            let error = w.write_all(&input).expect_err("B3 is a lone trail");
+            let inner = error
+                .get_ref()
+                .unwrap()
+                .downcast_ref::<EncodeError>()
+                .unwrap();
+            let what = format!("capacity {capacity}, {before} bytes before");
+            assert!(inner.is_invalid_utf8(), "{what}");
+            assert_eq!(inner.offset(), before as u64 + 1, "{what}");
+            assert_eq!(w.finish().unwrap(), &input[..before + 1], "{what}");
+        }
+    }
+}

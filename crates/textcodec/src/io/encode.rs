@@ -289,10 +289,17 @@ impl EncodeCore {
             }
             let rest = buf.get(taken..).unwrap_or_default();
             // Validate about as much as the room takes, ending on a character boundary
-            // (so a cut character is only ever the end of `buf`).
+            // (so a cut character is only ever the end of `buf`): at most three bytes
+            // back, the most a character has before its last. Further back lies no lead
+            // but malformed input (a run of lone continuation bytes), which the encoder
+            // stops at by itself; backing over it could pass valid text and report that
+            // as the error.
             let mut window = rest.len().min(room);
             if window < rest.len() {
-                while window > 0 && rest.get(window).is_some_and(|&b| b & 0xC0 == 0x80) {
+                for _ in 0..3 {
+                    if window == 0 || !rest.get(window).is_some_and(|&b| b & 0xC0 == 0x80) {
+                        break;
+                    }
                     window = window.saturating_sub(1);
                 }
             }
