@@ -297,7 +297,7 @@ impl EncodeCore {
             let mut window = rest.len().min(room);
             if window < rest.len() {
                 for _ in 0..3 {
-                    if window == 0 || !rest.get(window).is_some_and(|&b| b & 0xC0 == 0x80) {
+                    if window == 0 || rest.get(window).is_none_or(|&b| b & 0xC0 != 0x80) {
                         break;
                     }
                     window = window.saturating_sub(1);
