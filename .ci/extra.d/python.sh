@@ -42,7 +42,8 @@ echo "--- pytest (Spark included)"
 TEXTCODEC_REQUIRE_SPARK=1 .venv/bin/python -m pytest -q -p no:cacheprovider tests \
   || fail "pytest bindings/python"
 
-# The arbitrary-bytes tests once more per SIMD kernel level (issue #27): each run forces the
+# The arbitrary-bytes and hostile-Arrow tests once more per SIMD kernel level (issue #27; the
+# Arrow rows are decoded by the kernels once validated, about 6 s a level): each run forces the
 # level with TEXTCODEC_KERNEL (the tests check it is the one in use). A level this CPU lacks
 # is skipped, judged from /proc/cpuinfo as .ci/run does (other targets: the library's own
 # list of supported levels). Hypothesis examples are capped to keep all levels within about
@@ -76,7 +77,8 @@ for level in $levels; do
   level_started=$(date +%s%N)
   TEXTCODEC_KERNEL=$level TEXTCODEC_HYPOTHESIS_EXAMPLES=800 \
     .venv/bin/python -m pytest -q -p no:cacheprovider tests/test_arbitrary_bytes.py \
-    || fail "arbitrary-bytes tests at kernel level $level"
+      tests/test_hostile_arrow.py \
+    || fail "arbitrary-bytes and hostile-Arrow tests at kernel level $level"
   echo "kernel $level: $(seconds_since "$level_started") s"
 done
 echo "arbitrary bytes at every level: $(seconds_since "$levels_started") s"
