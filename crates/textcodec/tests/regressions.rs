@@ -47,7 +47,7 @@ fn decode_reader_rejects_an_inner_reader_that_overreports() {
     let err = reader.read(&mut out).unwrap_err();
     assert_eq!(err.kind(), std::io::ErrorKind::InvalidData);
 
-    // The same once UTF-8 is read straight into the caller's buffer (session 15): an
+    // The same once UTF-8 is read straight into the caller's buffer (`bb7e738`): an
     // honest first read settles the decoder, then the reader over-reports.
     struct LiarLater(usize);
     impl Read for LiarLater {
