@@ -272,48 +272,98 @@ impl Read for HostileReader<'_> {
     }
 }
 
-/// Reads everything with reads of the given sizes, retrying `Interrupted` and
-/// `WouldBlock` and going on after fatal decode errors. Returns what came and the first
-/// other error.
-fn read_everything(reader: &mut impl Read, sizes: &[usize]) -> (Decoded, Option<io::Error>) {
+/// Reads everything through `read` in reads of the given sizes, retrying transient
+/// errors and going on after fatal decode errors. Returns what came and the first other
+/// error. `read` is a reader's `read`, or an async one's polled to completion.
+fn drain_reads(
+    sizes: &[usize],
+    mut read: impl FnMut(&mut [u8]) -> io::Result<usize>,
+) -> (Decoded, Option<io::Error>) {
     let mut got = Decoded::default();
-    for turn in 0.. {
+    for turn in 0..1_000_000 {
         let mut buf = vec![0u8; sizes[turn % sizes.len()]];
-        match reader.read(&mut buf) {
+        match read(&mut buf) {
             Ok(0) => return (got, None),
             Ok(n) => got.text.extend_from_slice(&buf[..n]),
-            Err(e)
-                if matches!(
-                    e.kind(),
-                    io::ErrorKind::Interrupted | io::ErrorKind::WouldBlock
-                ) => {}
+            Err(e) if transient(&e) => {}
             Err(e) => match malformed_offset(&e) {
                 Some(offset) => got.errors.push((got.text.len(), offset)),
                 None => return (got, Some(e)),
             },
         }
-        assert!(turn < 1_000_000, "no progress");
     }
-    unreachable!()
+    panic!("no progress");
 }
 
-/// The outcome of a reader that breaks its contract: a clear `InvalidData`, after a
-/// prefix of the reference's text; from one that keeps it, the reference.
+/// [`drain_reads`] for a buffered reader: `take(most)` fills its buffer and consumes (and
+/// returns) at most `most` bytes of it, or `None` at the end of the stream.
+fn drain_buffered(
+    sizes: &[usize],
+    mut take: impl FnMut(usize) -> io::Result<Option<Vec<u8>>>,
+) -> (Decoded, Option<io::Error>) {
+    let mut got = Decoded::default();
+    for turn in 0..1_000_000 {
+        match take(sizes[turn % sizes.len()]) {
+            Ok(None) => return (got, None),
+            Ok(Some(text)) => got.text.extend_from_slice(&text),
+            Err(e) if transient(&e) => {}
+            Err(e) => match malformed_offset(&e) {
+                Some(offset) => got.errors.push((got.text.len(), offset)),
+                None => return (got, Some(e)),
+            },
+        }
+    }
+    panic!("no progress");
+}
+
+/// The outcome of a reader: from one that breaks its contract (`breach`), a clear
+/// `InvalidData` after a prefix of the reference's text; from one that keeps it, the
+/// reference.
 fn check_read(
     got: &Decoded,
     error: Option<io::Error>,
     want: &Decoded,
-    mood: ReaderMood,
+    breach: bool,
 ) -> Result<(), TestCaseError> {
     match error {
         None => prop_assert_eq!(got, want),
         Some(e) => {
-            prop_assert!(
-                matches!(mood, ReaderMood::OverReporting),
-                "error from a polite reader: {e}"
-            );
+            prop_assert!(breach, "error from a polite reader: {e}");
             prop_assert_eq!(e.kind(), io::ErrorKind::InvalidData);
             prop_assert!(want.text.starts_with(&got.text), "not a prefix");
+        }
+    }
+    Ok(())
+}
+
+/// The outcome of a `read_to_string` that appended `text`: the reference's text up to its
+/// first fatal error and that error, or for a `breach`, [`check_read`]'s clear error.
+fn check_read_to_string(
+    text: &[u8],
+    result: io::Result<usize>,
+    want: &Decoded,
+    breach: bool,
+) -> Result<(), TestCaseError> {
+    let until_error = want.errors.first().map_or(want.text.len(), |&(at, _)| at);
+    match result {
+        Ok(_) => {
+            prop_assert!(want.errors.is_empty());
+            prop_assert_eq!(text, &want.text[..]);
+        }
+        Err(err) if malformed_offset(&err).is_some() => {
+            prop_assert_eq!(malformed_offset(&err), want.errors.first().map(|e| e.1));
+            prop_assert_eq!(text, &want.text[..until_error]);
+        }
+        Err(err) => {
+            let got = Decoded {
+                text: text.to_vec(),
+                errors: Vec::new(),
+            };
+            let want = Decoded {
+                text: want.text[..until_error].to_vec(),
+                errors: Vec::new(),
+            };
+            check_read(&got, Some(err), &want, breach)?;
         }
     }
     Ok(())
@@ -459,6 +509,87 @@ fn encode_error(e: &io::Error) -> Option<(bool, u64)> {
     Some((inner.is_invalid_utf8(), inner.offset()))
 }
 
+/// `f` until it gives something other than a transient error.
+fn retry<T>(mut f: impl FnMut() -> io::Result<T>) -> io::Result<T> {
+    loop {
+        match f() {
+            Err(e) if transient(&e) => {}
+            other => return other,
+        }
+    }
+}
+
+/// One call of an encoding writer: a write, or the end of the stream.
+enum WriterCall<'a> {
+    Write(&'a [u8]),
+    Finish,
+}
+
+/// Writes `bytes` in pieces of the given sizes through `call`, retrying transient errors,
+/// then finishes. Returns the adapter's first `EncodeError` (invalid UTF-8?, offset) and
+/// any other error (a breach of the inner writer's contract), after which it stops.
+fn drive_writer(
+    bytes: &[u8],
+    splits: &[usize],
+    mut call: impl FnMut(WriterCall<'_>) -> io::Result<usize>,
+) -> (Option<(bool, u64)>, Option<io::Error>) {
+    let mut error = None;
+    let mut rest = bytes;
+    let mut turn = 0;
+    'writing: while !rest.is_empty() {
+        let n = splits[turn % splits.len()].min(rest.len());
+        turn += 1;
+        let mut piece = &rest[..n];
+        while !piece.is_empty() {
+            match call(WriterCall::Write(piece)) {
+                Ok(k) => {
+                    assert!(k > 0, "write took nothing");
+                    piece = &piece[k..];
+                }
+                Err(err) if transient(&err) => {}
+                Err(err) => match encode_error(&err) {
+                    Some(found) => {
+                        error = Some(found);
+                        break 'writing;
+                    }
+                    None => return (error, Some(err)),
+                },
+            }
+        }
+        rest = &rest[n..];
+    }
+    loop {
+        match call(WriterCall::Finish) {
+            Ok(_) => return (error, None),
+            Err(err) if transient(&err) => {}
+            Err(err) => match encode_error(&err) {
+                // A sequence cut by the end of the stream: reported by finishing.
+                Some(found) if error.is_none() => error = Some(found),
+                _ => return (error, Some(err)),
+            },
+        }
+    }
+}
+
+/// The outcome of a writer: from one that breaks its contract (`breach`), a clear
+/// `InvalidData` after a prefix of the reference's bytes; else the reference.
+fn check_written(
+    got: Written,
+    breach_error: Option<io::Error>,
+    want: &Written,
+    breach: bool,
+) -> Result<(), TestCaseError> {
+    match breach_error {
+        None => prop_assert_eq!(&got, want),
+        Some(err) => {
+            prop_assert!(breach, "error from a polite writer: {err}");
+            prop_assert_eq!(err.kind(), io::ErrorKind::InvalidData);
+            prop_assert!(want.bytes.starts_with(&got.bytes), "not a prefix");
+        }
+    }
+    Ok(())
+}
+
 proptest! {
     #![proptest_config(ProptestConfig {
         cases: cases(),
@@ -481,35 +612,17 @@ proptest! {
         let want = reference_decode(&bytes, e, options);
         let inner = HostileReader::new(&bytes, &inner_sizes, mood);
         let mut r = DecodeReader::with_capacity(capacity, inner, Decoder::with_options(e, options));
-        let (got, error) = read_everything(&mut r, &read_sizes);
-        check_read(&got, error, &want, mood)?;
+        let (got, error) = drain_reads(&read_sizes, |buf| r.read(buf));
+        let breach = matches!(mood, ReaderMood::OverReporting);
+        check_read(&got, error, &want, breach)?;
 
         // `read_to_string` (the in-place UTF-8 path among others) stops at the first
         // fatal error, after the text before it.
         let inner = HostileReader::new(&bytes, &inner_sizes, mood);
         let mut r = DecodeReader::with_capacity(capacity, inner, Decoder::with_options(e, options));
         let mut text = String::from("kept ");
-        let result = loop {
-            match r.read_to_string(&mut text) {
-                Err(e) if matches!(e.kind(), io::ErrorKind::Interrupted | io::ErrorKind::WouldBlock) => {}
-                other => break other,
-            }
-        };
-        let text = &text.as_bytes()[5..];
-        match result {
-            Ok(_) => {
-                prop_assert!(want.errors.is_empty());
-                prop_assert_eq!(text, &want.text[..]);
-            }
-            Err(err) => match malformed_offset(&err) {
-                Some(offset) => {
-                    let (at, want_offset) = want.errors[0];
-                    prop_assert_eq!(offset, want_offset);
-                    prop_assert_eq!(text, &want.text[..at]);
-                }
-                None => check_read(&Decoded { text: text.to_vec(), errors: Vec::new() }, Some(err), &Decoded { text: want.text.clone(), errors: Vec::new() }, mood)?,
-            },
-        }
+        let result = retry(|| r.read_to_string(&mut text));
+        check_read_to_string(&text.as_bytes()[5..], result, &want, breach)?;
     }
 
     /// `DecodeBufReader` (`fill_buf`/`consume` in any amounts) over a `BufReader` of a
@@ -529,28 +642,14 @@ proptest! {
         let want = reference_decode(&bytes, e, options);
         let inner = io::BufReader::with_capacity(buffer, HostileReader::new(&bytes, &inner_sizes, mood));
         let mut r = DecodeBufReader::new(inner, Decoder::with_options(e, options));
-        let mut got = Decoded::default();
-        let mut error = None;
-        for turn in 0.. {
-            match r.fill_buf() {
-                Ok([]) => break,
-                Ok(text) => {
-                    let n = consume_sizes[turn % consume_sizes.len()].min(text.len());
-                    got.text.extend_from_slice(&text[..n]);
-                    r.consume(n);
-                }
-                Err(err) if matches!(err.kind(), io::ErrorKind::Interrupted | io::ErrorKind::WouldBlock) => {}
-                Err(err) => match malformed_offset(&err) {
-                    Some(offset) => got.errors.push((got.text.len(), offset)),
-                    None => {
-                        error = Some(err);
-                        break;
-                    }
-                },
-            }
-            prop_assert!(turn < 1_000_000, "no progress");
-        }
-        check_read(&got, error, &want, mood)?;
+        let (got, error) = drain_buffered(&consume_sizes, |most| {
+            let text = r.fill_buf()?;
+            let n = most.min(text.len());
+            let taken = (n > 0).then(|| text[..n].to_vec());
+            r.consume(n);
+            Ok(taken)
+        });
+        check_read(&got, error, &want, false)?;
     }
 
     /// `EncodeWriter` over any bytes claimed to be UTF-8, in any encoding and error mode,
@@ -569,55 +668,12 @@ proptest! {
         let want = reference_encode(&bytes, e, mode);
         let encoder = Encoder::new(e, mode).unwrap();
         let mut w = EncodeWriter::with_capacity(capacity, HostileWriter::new(&inner_sizes, mood), encoder);
-        let mut error = None;
-        let mut breach = None;
-        let mut rest = &bytes[..];
-        let mut turn = 0;
-        'writing: while !rest.is_empty() {
-            let n = splits[turn % splits.len()].min(rest.len());
-            turn += 1;
-            let mut piece = &rest[..n];
-            while !piece.is_empty() {
-                match w.write(piece) {
-                    Ok(0) => prop_assert!(false, "write took nothing"),
-                    Ok(k) => piece = &piece[k..],
-                    Err(err) if transient(&err) => {}
-                    Err(err) => {
-                        match encode_error(&err) {
-                            Some(found) => error = Some(found),
-                            None => breach = Some(err),
-                        }
-                        break 'writing;
-                    }
-                }
-            }
-            rest = &rest[n..];
-        }
-        if breach.is_none() {
-            loop {
-                match w.try_finish() {
-                    Ok(()) => break,
-                    Err(err) if transient(&err) => {}
-                    Err(err) => match encode_error(&err) {
-                        // A sequence cut by the end of the stream: reported by finishing.
-                        Some(found) if error.is_none() => error = Some(found),
-                        _ => {
-                            breach = Some(err);
-                            break;
-                        }
-                    },
-                }
-            }
-        }
+        let (error, breach_error) = drive_writer(&bytes, &splits, |call| match call {
+            WriterCall::Write(piece) => w.write(piece),
+            WriterCall::Finish => w.try_finish().map(|()| 0),
+        });
         let got = Written { bytes: std::mem::take(&mut w.get_mut().unwrap().got), error };
-        match breach {
-            None => prop_assert_eq!(got, want),
-            Some(err) => {
-                prop_assert!(matches!(mood, WriterMood::OverReporting), "error from a polite writer: {err}");
-                prop_assert_eq!(err.kind(), io::ErrorKind::InvalidData);
-                prop_assert!(want.bytes.starts_with(&got.bytes), "not a prefix");
-            }
-        }
+        check_written(got, breach_error, &want, matches!(mood, WriterMood::OverReporting))?;
     }
 
     /// `TranscodeReader` over any bytes, any decoder options and encoder mode: decode (the
@@ -649,7 +705,7 @@ proptest! {
             Decoder::with_options(from, options),
             Encoder::new(to, EncodeErrorMode::Html).unwrap(),
         );
-        let (got, error) = read_everything(&mut r, &read_sizes);
+        let (got, error) = drain_reads(&read_sizes, |buf| r.read(buf));
         // The errors' offsets are the decoder's; where they fall in the output depends on
         // the encoder, so only the count and offsets are compared.
         let offsets = |d: &[(usize, u64)]| d.iter().map(|e| e.1).collect::<Vec<_>>();
@@ -731,7 +787,7 @@ fn decode_reader_over_every_byte_before_every_trail() {
             };
             let want = reference_decode(&input, e, options);
             let mut r = DecodeReader::new(&input[..], Decoder::with_options(e, options));
-            let (got, error) = read_everything(&mut r, &[4096, 7, 64]);
+            let (got, error) = drain_reads(&[4096, 7, 64], |buf| r.read(buf));
             assert!(error.is_none(), "{e:?}: {error:?}");
             assert_eq!(got, want, "{e:?} {error_mode:?}");
         }
@@ -810,29 +866,6 @@ impl AsyncSource {
         self.at += n;
         &self.data[self.at - n..self.at]
     }
-}
-
-/// What an async reader test expects: with a breach, a clear `InvalidData` after a prefix
-/// of the reference; else the reference.
-#[cfg(any(feature = "tokio", feature = "futures"))]
-fn check_async_read(
-    got: &Decoded,
-    error: Option<io::Error>,
-    want: &Decoded,
-    mood: AsyncMood,
-) -> Result<(), TestCaseError> {
-    match error {
-        None => prop_assert_eq!(got, want),
-        Some(e) => {
-            prop_assert!(
-                matches!(mood, AsyncMood::Breach),
-                "error from a polite reader: {e}"
-            );
-            prop_assert_eq!(e.kind(), io::ErrorKind::InvalidData);
-            prop_assert!(want.text.starts_with(&got.text), "not a prefix");
-        }
-    }
-    Ok(())
 }
 
 #[cfg(feature = "tokio")]
@@ -943,15 +976,6 @@ mod tokio_adapters {
         }
     }
 
-    fn retry<T>(mut f: impl FnMut() -> io::Result<T>) -> io::Result<T> {
-        loop {
-            match f() {
-                Err(e) if transient(&e) => {}
-                other => return other,
-            }
-        }
-    }
-
     proptest! {
         #![proptest_config(ProptestConfig {
             cases: cases(),
@@ -977,66 +1001,26 @@ mod tokio_adapters {
                 Decoder::with_options(e, options),
             );
 
+            let breach = matches!(mood, AsyncMood::Breach);
             let mut r = make();
-            let mut got = Decoded::default();
-            let mut error = None;
-            for turn in 0.. {
-                let mut buf = vec![0u8; read_sizes[turn % read_sizes.len()]];
-                match run(r.read(&mut buf)) {
-                    Ok(0) => break,
-                    Ok(n) => got.text.extend_from_slice(&buf[..n]),
-                    Err(err) if transient(&err) => {}
-                    Err(err) => match malformed_offset(&err) {
-                        Some(offset) => got.errors.push((got.text.len(), offset)),
-                        None => { error = Some(err); break; }
-                    },
-                }
-            }
-            check_async_read(&got, error, &want, mood)?;
+            let (got, error) = drain_reads(&read_sizes, |buf| run(r.read(buf)));
+            check_read(&got, error, &want, breach)?;
 
             let mut r = make();
-            let mut got = Decoded::default();
-            let mut error = None;
-            for turn in 0.. {
-                match run(r.fill_buf()) {
-                    Ok([]) => break,
-                    Ok(text) => {
-                        let n = read_sizes[turn % read_sizes.len()].min(text.len());
-                        got.text.extend_from_slice(&text[..n]);
-                        r.consume(n);
-                    }
-                    Err(err) if transient(&err) => {}
-                    Err(err) => match malformed_offset(&err) {
-                        Some(offset) => got.errors.push((got.text.len(), offset)),
-                        None => { error = Some(err); break; }
-                    },
-                }
-            }
-            check_async_read(&got, error, &want, mood)?;
+            let (got, error) = drain_buffered(&read_sizes, |most| {
+                let text = run(r.fill_buf())?;
+                let n = most.min(text.len());
+                let taken = (n > 0).then(|| text[..n].to_vec());
+                r.consume(n);
+                Ok(taken)
+            });
+            check_read(&got, error, &want, breach)?;
 
             // The inherent `read_to_string` (UTF-8 read in place): up to the first error.
             let mut r = make();
             let mut text = String::from("kept ");
             let result = retry(|| run(r.read_to_string(&mut text)));
-            let text = text.as_bytes()[5..].to_vec();
-            let prefix_of_want = match want.errors.first() {
-                Some(&(at, _)) => Decoded { text: want.text[..at].to_vec(), errors: Vec::new() },
-                None => Decoded { text: want.text.clone(), errors: Vec::new() },
-            };
-            match result {
-                Err(err) if malformed_offset(&err).is_some() => {
-                    prop_assert_eq!(malformed_offset(&err), want.errors.first().map(|e| e.1));
-                    prop_assert_eq!(&text, &prefix_of_want.text);
-                }
-                Ok(_) => {
-                    prop_assert!(want.errors.is_empty());
-                    prop_assert_eq!(&text, &want.text);
-                }
-                Err(err) => {
-                    let got = Decoded { text, errors: Vec::new() };
-                    check_async_read(&got, Some(err), &prefix_of_want, mood)?;
-                }
-            }
+            check_read_to_string(&text.as_bytes()[5..], result, &want, breach)?;
         }
 
         /// `poll_write` in any pieces to a hostile writer, then `shutdown`.
@@ -1054,50 +1038,12 @@ mod tokio_adapters {
             let want = reference_encode(&bytes, e, mode);
             let inner = Writer { got: Vec::new(), sizes: inner_sizes, turn: 0, mood };
             let mut w = EncodeWriter::with_capacity(capacity, inner, Encoder::new(e, mode).unwrap());
-            let (mut error, mut breach) = (None, None);
-            let mut rest = &bytes[..];
-            let mut turn = 0;
-            'writing: while !rest.is_empty() {
-                let n = splits[turn % splits.len()].min(rest.len());
-                turn += 1;
-                let mut piece = &rest[..n];
-                while !piece.is_empty() {
-                    match run(w.write(piece)) {
-                        Ok(0) => prop_assert!(false, "write took nothing"),
-                        Ok(k) => piece = &piece[k..],
-                        Err(err) if transient(&err) => {}
-                        Err(err) => {
-                            match encode_error(&err) {
-                                Some(found) => error = Some(found),
-                                None => breach = Some(err),
-                            }
-                            break 'writing;
-                        }
-                    }
-                }
-                rest = &rest[n..];
-            }
-            if breach.is_none() {
-                loop {
-                    match run(w.shutdown()) {
-                        Ok(()) => break,
-                        Err(err) if transient(&err) => {}
-                        Err(err) => match encode_error(&err) {
-                            Some(found) if error.is_none() => error = Some(found),
-                            _ => { breach = Some(err); break; }
-                        },
-                    }
-                }
-            }
+            let (error, breach_error) = drive_writer(&bytes, &splits, |call| match call {
+                WriterCall::Write(piece) => run(w.write(piece)),
+                WriterCall::Finish => run(w.shutdown()).map(|()| 0),
+            });
             let got = Written { bytes: std::mem::take(&mut w.get_mut().got), error };
-            match breach {
-                None => prop_assert_eq!(got, want),
-                Some(err) => {
-                    prop_assert!(matches!(mood, WriterMood::OverReporting), "error from a polite writer: {err}");
-                    prop_assert_eq!(err.kind(), io::ErrorKind::InvalidData);
-                    prop_assert!(want.bytes.starts_with(&got.bytes), "not a prefix");
-                }
-            }
+            check_written(got, breach_error, &want, matches!(mood, WriterMood::OverReporting))?;
         }
     }
 }
@@ -1215,42 +1161,20 @@ mod futures_adapters {
                 Reader(AsyncSource::new(&bytes, &inner_sizes, mood)),
                 Decoder::with_options(e, options),
             );
+            let breach = matches!(mood, AsyncMood::Breach);
             let mut r = make();
-            let mut got = Decoded::default();
-            let mut error = None;
-            for turn in 0.. {
-                let mut buf = vec![0u8; read_sizes[turn % read_sizes.len()]];
-                match run(r.read(&mut buf)) {
-                    Ok(0) => break,
-                    Ok(n) => got.text.extend_from_slice(&buf[..n]),
-                    Err(err) if transient(&err) => {}
-                    Err(err) => match malformed_offset(&err) {
-                        Some(offset) => got.errors.push((got.text.len(), offset)),
-                        None => { error = Some(err); break; }
-                    },
-                }
-            }
-            check_async_read(&got, error, &want, mood)?;
+            let (got, error) = drain_reads(&read_sizes, |buf| run(r.read(buf)));
+            check_read(&got, error, &want, breach)?;
 
             let mut r = make();
-            let mut got = Decoded::default();
-            let mut error = None;
-            for turn in 0.. {
-                match run(r.fill_buf()) {
-                    Ok([]) => break,
-                    Ok(text) => {
-                        let n = read_sizes[turn % read_sizes.len()].min(text.len());
-                        got.text.extend_from_slice(&text[..n]);
-                        r.consume_unpin(n);
-                    }
-                    Err(err) if transient(&err) => {}
-                    Err(err) => match malformed_offset(&err) {
-                        Some(offset) => got.errors.push((got.text.len(), offset)),
-                        None => { error = Some(err); break; }
-                    },
-                }
-            }
-            check_async_read(&got, error, &want, mood)?;
+            let (got, error) = drain_buffered(&read_sizes, |most| {
+                let text = run(r.fill_buf())?;
+                let n = most.min(text.len());
+                let taken = (n > 0).then(|| text[..n].to_vec());
+                r.consume_unpin(n);
+                Ok(taken)
+            });
+            check_read(&got, error, &want, breach)?;
         }
 
         /// `poll_write` in any pieces to a hostile writer, then `close`.
@@ -1268,50 +1192,12 @@ mod futures_adapters {
             let want = reference_encode(&bytes, e, mode);
             let inner = Writer { got: Vec::new(), sizes: inner_sizes, turn: 0, mood };
             let mut w = EncodeWriter::with_capacity(capacity, inner, Encoder::new(e, mode).unwrap());
-            let (mut error, mut breach) = (None, None);
-            let mut rest = &bytes[..];
-            let mut turn = 0;
-            'writing: while !rest.is_empty() {
-                let n = splits[turn % splits.len()].min(rest.len());
-                turn += 1;
-                let mut piece = &rest[..n];
-                while !piece.is_empty() {
-                    match run(w.write(piece)) {
-                        Ok(0) => prop_assert!(false, "write took nothing"),
-                        Ok(k) => piece = &piece[k..],
-                        Err(err) if transient(&err) => {}
-                        Err(err) => {
-                            match encode_error(&err) {
-                                Some(found) => error = Some(found),
-                                None => breach = Some(err),
-                            }
-                            break 'writing;
-                        }
-                    }
-                }
-                rest = &rest[n..];
-            }
-            if breach.is_none() {
-                loop {
-                    match run(w.close()) {
-                        Ok(()) => break,
-                        Err(err) if transient(&err) => {}
-                        Err(err) => match encode_error(&err) {
-                            Some(found) if error.is_none() => error = Some(found),
-                            _ => { breach = Some(err); break; }
-                        },
-                    }
-                }
-            }
+            let (error, breach_error) = drive_writer(&bytes, &splits, |call| match call {
+                WriterCall::Write(piece) => run(w.write(piece)),
+                WriterCall::Finish => run(w.close()).map(|()| 0),
+            });
             let got = Written { bytes: std::mem::take(&mut w.get_mut().got), error };
-            match breach {
-                None => prop_assert_eq!(got, want),
-                Some(err) => {
-                    prop_assert!(matches!(mood, WriterMood::OverReporting), "error from a polite writer: {err}");
-                    prop_assert_eq!(err.kind(), io::ErrorKind::InvalidData);
-                    prop_assert!(want.bytes.starts_with(&got.bytes), "not a prefix");
-                }
-            }
+            check_written(got, breach_error, &want, matches!(mood, WriterMood::OverReporting))?;
         }
     }
 }
