@@ -13,55 +13,19 @@
 
 #[path = "common.rs"]
 mod common;
+#[path = "../../crates/textcodec/tests/common/reference.rs"]
+mod reference;
 
 use std::io::{self, BufRead, Read, Write};
 
 use common::Rng;
 use libfuzzer_sys::fuzz_target;
+use reference::{reference_decode, reference_encode, Decoded};
 use textcodec::io::{DecodeBufReader, DecodeReader, EncodeError, EncodeWriter, TranscodeReader};
 use textcodec::{
-    BomHandling, DecodeErrorMode, DecodeStatus, Decoder, DecoderOptions, EncodeErrorMode,
-    EncodeStatus, Encoder, Encoding, MalformedSequence,
+    BomHandling, DecodeErrorMode, Decoder, DecoderOptions, EncodeErrorMode, Encoder, Encoding,
+    MalformedSequence,
 };
-
-/// Text and (text length, stream offset) of each fatal error.
-type Decoded = (Vec<u8>, Vec<(usize, u64)>);
-
-fn reference_decode(bytes: &[u8], e: Encoding, options: DecoderOptions) -> Decoded {
-    let mut decoder = Decoder::with_options(e, options);
-    let (mut text, mut errors) = (String::new(), Vec::new());
-    let mut rest = bytes;
-    loop {
-        let r = decoder.decode_to_string(rest, &mut text, true);
-        rest = &rest[r.read..];
-        match r.status {
-            DecodeStatus::Malformed(m) => errors.push((text.len(), m.offset())),
-            DecodeStatus::InputEmpty => return (text.into_bytes(), errors),
-            DecodeStatus::OutputFull => unreachable!(),
-        }
-    }
-}
-
-/// Bytes and the first error (invalid UTF-8?, offset) of an encoding writer.
-type Written = (Vec<u8>, Option<(bool, u64)>);
-
-fn reference_encode(bytes: &[u8], e: Encoding, mode: EncodeErrorMode) -> Written {
-    let (valid, mut error) = match std::str::from_utf8(bytes) {
-        Ok(s) => (s, None),
-        Err(err) => (
-            std::str::from_utf8(&bytes[..err.valid_up_to()]).unwrap(),
-            Some((true, err.valid_up_to() as u64)),
-        ),
-    };
-    let mut encoder = Encoder::new(e, mode).unwrap();
-    let mut out = Vec::new();
-    let r = encoder.encode_from_utf8_to_vec(valid, &mut out, true);
-    if let EncodeStatus::Unmappable(u) = r.status {
-        error = Some((false, (r.read - u.character().len_utf8()) as u64));
-        let _ = encoder.encode_from_utf8_to_vec("", &mut out, true);
-    }
-    (out, error)
-}
 
 #[derive(Clone, Copy)]
 enum Mood {
@@ -170,7 +134,7 @@ fn read_all(reader: &mut impl Read, rng: &mut Rng) -> Decoded {
     loop {
         let mut buf = vec![0u8; 1 + rng.upto(300)];
         match reader.read(&mut buf) {
-            Ok(0) => return (text, errors),
+            Ok(0) => return Decoded { text, errors },
             Ok(n) => text.extend_from_slice(&buf[..n]),
             Err(e) if transient(&e) => {}
             Err(e) => {
@@ -231,7 +195,7 @@ fuzz_target!(|data: &[u8]| {
             }
         }
     }
-    assert!((text, errors) == want, "DecodeBufReader {e:?}");
+    assert!(Decoded { text, errors } == want, "DecodeBufReader {e:?}");
 
     // The encoding writer (the input as UTF-8) and the transcoder (into this encoding).
     let to = common::encoding(head[2]);
@@ -282,25 +246,28 @@ fuzz_target!(|data: &[u8]| {
         }
     }
     let got = std::mem::take(&mut w.get_mut().unwrap().got);
-    if (&got, error) != (&want.0, want.1) {
-        let at = got.iter().zip(&want.0).take_while(|(a, b)| a == b).count();
+    if (&got, error) != (&want.bytes, want.error) {
+        let at = got
+            .iter()
+            .zip(&want.bytes)
+            .take_while(|(a, b)| a == b)
+            .count();
         panic!(
             "EncodeWriter {to:?} {mode:?}: error {error:?}, want {:?}; {} bytes, want {}, \
              first difference at {at}",
-            want.1,
+            want.error,
             got.len(),
-            want.0.len()
+            want.bytes.len()
         );
     }
 
-    let (text, _) = reference_decode(input, e, options);
-    let text = String::from_utf8(text).unwrap();
+    let text = String::from_utf8(reference_decode(input, e, options).text).unwrap();
     let mut want = Vec::new();
     let mut encoder = Encoder::new(to, EncodeErrorMode::Html).unwrap();
     let _ = encoder.encode_from_utf8_to_vec(&text, &mut want, true);
     let inner = hostile(input, &mut rng);
     let encoder = Encoder::new(to, EncodeErrorMode::Html).unwrap();
     let mut r = TranscodeReader::new(inner, Decoder::with_options(e, options), encoder);
-    let (got, _) = read_all(&mut r, &mut rng);
+    let got = read_all(&mut r, &mut rng).text;
     assert!(got == want, "TranscodeReader {e:?} -> {to:?}");
 });
