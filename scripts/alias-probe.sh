@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# 4K-aliasing probe (BENCHMARKS.md, "4K aliasing in the UTF-8 -> UTF-8 copy"): decodes a
+# 4K-aliasing probe (BENCHMARKS.md, "4K aliasing"): decodes a
 # corpus file from UTF-8 to UTF-8 with textcodec and encoding_rs, and copies it with
 # `memcpy`, with the output placed 0-96 bytes after the input modulo 4096, and prints
 # MB/s per placement. The probe crate is written under target/alias-probe (not committed);
