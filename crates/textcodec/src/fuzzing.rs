@@ -9,12 +9,13 @@
 
 use alloc::vec::Vec;
 
-use crate::simd::dispatch::{available_kernels, Kernel};
+use crate::simd::dispatch::available_levels;
+use crate::simd::level::Level;
 use crate::simd::{ascii, slots, utf16, utf8};
 
 /// A kernel family this CPU can run (opaque; see [`kernels`]).
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
-pub struct KernelChoice(Kernel);
+pub struct KernelChoice(&'static Level);
 
 impl KernelChoice {
     /// The kernel's name, as `TEXTCODEC_KERNEL` spells it (`scalar`, `sse2`, …).
@@ -24,13 +25,13 @@ impl KernelChoice {
 
     /// Whether this is the portable scalar twin.
     pub fn is_scalar(self) -> bool {
-        self.0 == Kernel::Scalar
+        self.0.name() == "scalar"
     }
 }
 
 /// Every kernel family this CPU supports, the scalar twin first.
 pub fn kernels() -> Vec<KernelChoice> {
-    available_kernels().map(KernelChoice).collect()
+    available_levels().map(KernelChoice).collect()
 }
 
 /// Length of the longest all-ASCII prefix of `src`.

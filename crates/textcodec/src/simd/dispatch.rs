@@ -17,10 +17,9 @@
 //! (`cfg(target_feature)`, e.g. `-C target-cpu=x86-64-v3` gives `avx2`), nothing more, and
 //! [`kernel_info`] reports no request.
 //!
-//! A [`Kernel`] value is proof that the CPU supports it: the variants that need CPU
-//! features carry a [`Detected`] token that only this module can create, after detection.
-//! That is what makes the safe `*_with(kernel, …)` functions of the other modules sound.
-//! The public report ([`KernelInfo`]) holds names only, never a `Kernel`.
+//! The levels themselves (their kernels, names, and the CPU features each needs) are
+//! described in [`super::level`]; this module only chooses one. The public report
+//! ([`KernelInfo`]) holds names only, never a [`Level`].
 #![deny(
     clippy::unwrap_used,
     clippy::expect_used,
@@ -29,184 +28,40 @@
     clippy::arithmetic_side_effects
 )]
 
+use super::level::{self, Level};
 use alloc::string::String;
 
-/// Proof that the CPU features of a kernel were detected (private constructor).
-#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Debug)]
-#[cfg_attr(
-    not(any(target_arch = "x86_64", target_arch = "aarch64")),
-    allow(dead_code)
-)]
-pub(crate) struct Detected(());
-
-/// A kernel family, ordered from the most portable to the most demanding. A primitive
-/// that has no implementation at some level uses the best one below it.
-#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Debug)]
-pub(crate) enum Kernel {
-    /// Portable code, no `unsafe`.
-    Scalar,
-    /// SSE2 (x86-64-v1, the baseline).
-    #[cfg(target_arch = "x86_64")]
-    Sse2,
-    /// SSSE3, SSE4.1, SSE4.2 and POPCNT (x86-64-v2): `pshufb` table lookups.
-    #[cfg(target_arch = "x86_64")]
-    Sse4(Detected),
-    /// AVX2, BMI1/BMI2, LZCNT and POPCNT plus everything of `Sse4` (x86-64-v3).
-    #[cfg(target_arch = "x86_64")]
-    Avx2(Detected),
-    /// `Avx2` plus AVX-512 F/BW/VL/VBMI/VBMI2 (compress-based UTF transcoding).
-    #[cfg(target_arch = "x86_64")]
-    Avx512(Detected),
-    /// Advanced SIMD (NEON), which every aarch64 CPU has.
-    #[cfg(target_arch = "aarch64")]
-    Neon(Detected),
-}
-
-/// The levels, in order; their names are what `TEXTCODEC_KERNEL` accepts.
-const LEVELS: &[&str] = &[
-    "scalar",
-    #[cfg(target_arch = "x86_64")]
-    "sse2",
-    #[cfg(target_arch = "x86_64")]
-    "sse4",
-    #[cfg(target_arch = "x86_64")]
-    "avx2",
-    #[cfg(target_arch = "x86_64")]
-    "avx512",
-    #[cfg(target_arch = "aarch64")]
-    "neon",
-];
+/// The levels' names, in order; what `TEXTCODEC_KERNEL` accepts.
+const LEVELS: &[&str] = &level::NAMES;
 
 /// The highest level (evaluated at compile time: `LEVELS` always holds "scalar").
 const HIGHEST: usize = LEVELS.len() - 1;
 
-impl Kernel {
-    /// The kernel's name, as `TEXTCODEC_KERNEL` spells it.
-    // Bounds: `level` numbers the variants compiled in for this target from 0, and `LEVELS`
-    // has one name per such variant, under the same `cfg`s and in the same order.
-    #[allow(clippy::indexing_slicing)]
-    pub(crate) fn name(self) -> &'static str {
-        LEVELS[self.level()]
-    }
-
-    fn level(self) -> usize {
-        match self {
-            Kernel::Scalar => 0,
-            #[cfg(target_arch = "x86_64")]
-            Kernel::Sse2 => 1,
-            #[cfg(target_arch = "x86_64")]
-            Kernel::Sse4(_) => 2,
-            #[cfg(target_arch = "x86_64")]
-            Kernel::Avx2(_) => 3,
-            #[cfg(target_arch = "x86_64")]
-            Kernel::Avx512(_) => 4,
-            #[cfg(target_arch = "aarch64")]
-            Kernel::Neon(_) => 1,
-        }
-    }
-
-    /// The kernel at `level`, without asking the CPU: only for levels that [`detect`]
-    /// found available (the token's private constructor keeps this inside the module).
-    fn at_level_detected(level: usize) -> Kernel {
-        match level {
-            #[cfg(target_arch = "x86_64")]
-            1 => Kernel::Sse2,
-            #[cfg(target_arch = "x86_64")]
-            2 => Kernel::Sse4(Detected(())),
-            #[cfg(target_arch = "x86_64")]
-            3 => Kernel::Avx2(Detected(())),
-            #[cfg(target_arch = "x86_64")]
-            4 => Kernel::Avx512(Detected(())),
-            #[cfg(target_arch = "aarch64")]
-            1 => Kernel::Neon(Detected(())),
-            _ => Kernel::Scalar,
-        }
-    }
+/// The level number of `k` (its index in `LEVELS`).
+fn number(k: &Level) -> usize {
+    LEVELS
+        .iter()
+        .position(|name| *name == k.name())
+        .unwrap_or(0)
 }
 
-/// The kernel at `level` if this CPU can run it.
-fn detect(level: usize) -> Option<Kernel> {
-    let available = match level {
-        0 => true,
-        #[cfg(target_arch = "x86_64")]
-        1 => true,
-        #[cfg(target_arch = "x86_64")]
-        2 => x86::sse4_detected(),
-        #[cfg(target_arch = "x86_64")]
-        3 => x86::avx2_detected(),
-        #[cfg(target_arch = "x86_64")]
-        4 => x86::avx512_detected(),
-        #[cfg(target_arch = "aarch64")]
-        1 => neon_detected(),
-        _ => false,
-    };
-    available.then(|| Kernel::at_level_detected(level))
-}
-
-/// x86-64 feature detection: at run time in std builds, from the compilation target's
-/// features (`cfg(target_feature)`) in no_std builds.
-#[cfg(target_arch = "x86_64")]
-mod x86 {
-    #[cfg(feature = "std")]
-    macro_rules! has {
-        ($($feature:tt),+) => { $(std::is_x86_feature_detected!($feature))&&+ };
-    }
-    #[cfg(not(feature = "std"))]
-    macro_rules! has {
-        ($($feature:tt),+) => { cfg!(all($(target_feature = $feature),+)) };
-    }
-
-    /// x86-64-v2.
-    pub(super) fn sse4_detected() -> bool {
-        has!("ssse3", "sse4.1", "sse4.2", "popcnt")
-    }
-
-    /// x86-64-v3 (FMA and MOVBE are part of v3 but no kernel uses them).
-    pub(super) fn avx2_detected() -> bool {
-        sse4_detected() && has!("avx2", "bmi1", "bmi2", "lzcnt")
-    }
-
-    /// The AVX-512 subsets the kernels use.
-    pub(super) fn avx512_detected() -> bool {
-        avx2_detected()
-            && has!(
-                "avx512f",
-                "avx512bw",
-                "avx512vl",
-                "avx512vbmi",
-                "avx512vbmi2"
-            )
-    }
-}
-
-/// NEON is part of every aarch64 target Rust supports; still asked, as the other levels are.
-#[cfg(all(target_arch = "aarch64", feature = "std"))]
-fn neon_detected() -> bool {
-    std::arch::is_aarch64_feature_detected!("neon")
-}
-
-#[cfg(all(target_arch = "aarch64", not(feature = "std")))]
-fn neon_detected() -> bool {
-    cfg!(target_feature = "neon")
-}
-
-/// Every kernel this machine can run, in order (for tests and benchmarks).
+/// Every level this machine can run, in order (for tests and benchmarks).
 #[allow(dead_code)]
-pub(crate) fn available_kernels() -> impl Iterator<Item = Kernel> {
-    (0..LEVELS.len()).filter_map(detect)
+pub(crate) fn available_levels() -> impl Iterator<Item = &'static Level> {
+    (0..LEVELS.len()).filter_map(level::detected)
 }
 
-/// The best kernel at or below `ceiling` (a level) that this machine can run.
-fn best_at_most(ceiling: usize) -> Kernel {
+/// The best level at or below `ceiling` (a level number) that this machine can run.
+fn best_at_most(ceiling: usize) -> &'static Level {
     (0..=ceiling)
         .rev()
-        .find_map(detect)
-        .unwrap_or(Kernel::Scalar)
+        .find_map(level::detected)
+        .unwrap_or(level::scalar())
 }
 
 /// The kernel for a `TEXTCODEC_KERNEL` value (`None`: unset), and what became of the
 /// request (the rule is in the module docs).
-fn select(value: Option<&str>) -> (Kernel, KernelRequest) {
+fn select(value: Option<&str>) -> (&'static Level, KernelRequest) {
     let Some(value) = value.filter(|v| !v.is_empty()) else {
         return (best_at_most(HIGHEST), KernelRequest::Unset);
     };
@@ -214,7 +69,7 @@ fn select(value: Option<&str>) -> (Kernel, KernelRequest) {
         return (best_at_most(HIGHEST), KernelRequest::Unknown(value.into()));
     };
     let k = best_at_most(level);
-    if k.level() == level {
+    if number(k) == level {
         (k, KernelRequest::Honoured(name))
     } else {
         (k, KernelRequest::Capped(name))
@@ -224,8 +79,9 @@ fn select(value: Option<&str>) -> (Kernel, KernelRequest) {
 /// The choice, made once: `kernel` and `kernel_info` both read it, so they always agree
 /// even if the environment changes later.
 #[cfg(feature = "std")]
-fn selection() -> &'static (Kernel, KernelRequest) {
-    static SELECTION: std::sync::OnceLock<(Kernel, KernelRequest)> = std::sync::OnceLock::new();
+fn selection() -> &'static (&'static Level, KernelRequest) {
+    static SELECTION: std::sync::OnceLock<(&'static Level, KernelRequest)> =
+        std::sync::OnceLock::new();
     SELECTION.get_or_init(|| {
         // Not Unicode: the lossy form (with U+FFFD) names no level, so it is `Unknown`.
         let value = std::env::var_os("TEXTCODEC_KERNEL").map(|v| v.to_string_lossy().into_owned());
@@ -233,27 +89,28 @@ fn selection() -> &'static (Kernel, KernelRequest) {
     })
 }
 
-/// The kernel in use (see the module docs).
+/// The level in use (see the module docs).
 #[inline(always)]
-pub(crate) fn kernel() -> Kernel {
+pub(crate) fn level() -> &'static Level {
     #[cfg(feature = "std")]
     {
-        use std::sync::atomic::{AtomicU8, Ordering};
-        /// 0: not chosen yet; else the level plus one. A copy of `selection()`'s level,
-        /// one relaxed load on the hot path.
-        static CHOICE: AtomicU8 = AtomicU8::new(0);
+        use core::sync::atomic::{AtomicPtr, Ordering};
+        /// Null: not chosen yet; else `selection()`'s level, one relaxed load on the hot
+        /// path.
+        static CHOICE: AtomicPtr<Level> = AtomicPtr::new(core::ptr::null_mut());
         #[cold]
-        fn choose() -> Kernel {
+        fn choose() -> &'static Level {
             let k = selection().0;
-            // `level()` is at most 4: this never saturates.
-            CHOICE.store((k.level() as u8).saturating_add(1), Ordering::Relaxed);
+            CHOICE.store(core::ptr::from_ref(k).cast_mut(), Ordering::Relaxed);
             k
         }
-        match CHOICE.load(Ordering::Relaxed) {
-            0 => choose(),
-            // `choose` stored this level after detecting it: no need to ask again.
-            stored => Kernel::at_level_detected(usize::from(stored).saturating_sub(1)),
+        let chosen = CHOICE.load(Ordering::Relaxed);
+        if chosen.is_null() {
+            return choose();
         }
+        // SAFETY: a non-null value was stored by `choose`, from a `&'static Level` (never
+        // written through: the pointer is only read back as a shared reference).
+        unsafe { &*chosen }
     }
     #[cfg(not(feature = "std"))]
     {
@@ -331,7 +188,7 @@ pub fn kernel_info() -> KernelInfo {
     };
     #[cfg(not(feature = "std"))]
     let (active, request) = select(None);
-    let best = best_at_most(HIGHEST).level();
+    let best = number(best_at_most(HIGHEST));
     KernelInfo {
         active: active.name(),
         request,
@@ -346,19 +203,19 @@ mod tests {
 
     #[test]
     fn the_chosen_kernel_is_available_and_honours_the_override() {
-        let chosen = kernel();
-        assert!(available_kernels().any(|k| k == chosen));
+        let chosen = level();
+        assert!(available_levels().any(|k| k == chosen));
         #[cfg(feature = "std")]
         if let Ok(name) = std::env::var("TEXTCODEC_KERNEL") {
             if let Some(level) = LEVELS.iter().position(|l| *l == name) {
-                assert!(chosen.level() <= level, "{} forced {name}", chosen.name());
+                assert!(number(chosen) <= level, "{} forced {name}", chosen.name());
             }
         }
-        let names: alloc::vec::Vec<_> = available_kernels().map(Kernel::name).collect();
+        let names: alloc::vec::Vec<_> = available_levels().map(Level::name).collect();
         assert_eq!(names.first(), Some(&"scalar"));
     }
 
-    fn best() -> Kernel {
+    fn best() -> &'static Level {
         best_at_most(HIGHEST)
     }
 
@@ -400,36 +257,36 @@ mod tests {
 
     #[test]
     fn a_known_level_is_honoured_or_capped_to_the_best_below() {
-        let available: alloc::vec::Vec<Kernel> = available_kernels().collect();
+        let available: alloc::vec::Vec<&Level> = available_levels().collect();
         for (level, &name) in LEVELS.iter().enumerate() {
             let (k, request) = select(Some(name));
             let below = available
                 .iter()
                 .copied()
-                .filter(|k| k.level() <= level)
-                .max();
+                .filter(|k| number(k) <= level)
+                .max_by_key(|k| number(k));
             assert_eq!(Some(k), below, "{name}");
-            if available.iter().any(|k| k.level() == level) {
+            if available.iter().any(|k| number(k) == level) {
                 assert_eq!(request, KernelRequest::Honoured(name));
                 assert_eq!(k.name(), name);
             } else {
                 assert_eq!(request, KernelRequest::Capped(name));
-                assert!(k.level() < level, "{name}");
+                assert!(number(k) < level, "{name}");
             }
         }
         assert_eq!(
             select(Some("scalar")),
-            (Kernel::Scalar, KernelRequest::Honoured("scalar"))
+            (level::scalar(), KernelRequest::Honoured("scalar"))
         );
     }
 
     #[test]
     fn kernel_info_reports_the_kernel_in_use() {
         let info = kernel_info();
-        assert_eq!(info.active, kernel().name());
+        assert_eq!(info.active, level().name());
         assert_eq!(info.levels, LEVELS);
         assert_eq!(info.levels.first(), Some(&"scalar"));
-        let available: alloc::vec::Vec<_> = available_kernels().map(Kernel::name).collect();
+        let available: alloc::vec::Vec<_> = available_levels().map(Level::name).collect();
         assert_eq!(info.supported, &available[..]);
         assert!(info.supported.contains(&info.active));
         // The report is the choice made at first use, from the environment of this run
@@ -437,7 +294,7 @@ mod tests {
         #[cfg(feature = "std")]
         {
             let value = std::env::var("TEXTCODEC_KERNEL").ok();
-            assert_eq!((kernel(), info.request.clone()), select(value.as_deref()));
+            assert_eq!((level(), info.request.clone()), select(value.as_deref()));
         }
         #[cfg(not(feature = "std"))]
         assert_eq!(info.request, KernelRequest::Unset);

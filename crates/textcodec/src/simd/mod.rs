@@ -16,8 +16,9 @@
 //!
 //! Each vector kernel does the bulk and returns how far it got; its portable scalar twin
 //! finishes the tail. The tests check every kernel the machine supports against
-//! deliberately naive oracles. One dispatch point ([`dispatch::kernel`]) picks the kernel
-//! family on first use; `TEXTCODEC_KERNEL=scalar|sse2|avx2|avx512` forces one (std builds).
+//! deliberately naive oracles. Each kernel level is one value in [`level`], naming its
+//! kernel for every primitive; [`dispatch::level`] picks one on first use, and
+//! `TEXTCODEC_KERNEL` caps it (std builds).
 #![allow(unsafe_code)]
 #![deny(
     clippy::unwrap_used,
@@ -31,6 +32,7 @@ pub(crate) mod ascii;
 pub(crate) mod byte_map;
 pub(crate) mod dispatch;
 pub(crate) mod double_byte;
+pub(crate) mod level;
 #[cfg(feature = "compact")]
 pub(crate) mod once;
 pub(crate) mod sink;

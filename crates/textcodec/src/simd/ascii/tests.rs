@@ -1,4 +1,4 @@
-use super::super::dispatch::available_kernels;
+use super::super::dispatch::available_levels;
 use super::*;
 use crate::simd::test_slots as slots;
 use alloc::vec::Vec;
@@ -28,7 +28,7 @@ fn every_kernel_matches_the_naive_oracle_across_lengths_and_alignments() {
     } else {
         lens.to_vec()
     };
-    for k in available_kernels() {
+    for k in available_levels() {
         for &len in &all_lens {
             for align in 0..max_align {
                 for bad in (0..len).step_by(bad_step).chain([usize::MAX]) {
@@ -88,7 +88,7 @@ fn copy_ascii_is_exact_at_every_gap_modulo_4096() {
     } else {
         lens.to_vec()
     };
-    for k in available_kernels() {
+    for k in available_levels() {
         for gap in [0usize, 1, 8, 16, 24, 32, 33, 63, 64, 96] {
             for &len in &all_lens {
                 for bad in [usize::MAX, 0, 31, 63, 64, 100, 127, 128, 200, 250] {

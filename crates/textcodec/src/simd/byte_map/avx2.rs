@@ -111,7 +111,11 @@ unsafe fn spill(a: __m256i, b: __m256i) -> [u16; 32] {
 // Hot loop. Bounds: a block runs only while `i + 32 <= n` (the shorter length), then `i`
 // advances by 32, so it never passes `n`; `valid` (an error's position) is below 32.
 #[allow(clippy::arithmetic_side_effects, clippy::indexing_slicing)]
-pub(super) unsafe fn to_utf16(src: &[u8], units: &[u16; 256], dst: &mut Slots<u16>) -> usize {
+pub(in crate::simd) unsafe fn to_utf16(
+    src: &[u8],
+    units: &[u16; 256],
+    dst: &mut Slots<u16>,
+) -> usize {
     let n = src.len().min(dst.len());
     // SAFETY: AVX2 is enabled here.
     let planes = unsafe { Planes::load(units) };
@@ -155,7 +159,7 @@ const ROOM: usize = 3 * BLOCK + 16;
 // dst.len()`, writes at most 96 bytes of output (plus the 16 after them, restored) and
 // advances `i` by at most 32; `valid` is below 32.
 #[allow(clippy::arithmetic_side_effects, clippy::indexing_slicing)]
-pub(super) unsafe fn to_utf8(
+pub(in crate::simd) unsafe fn to_utf8(
     src: &[u8],
     units: &[u16; 256],
     dst: &mut Slots<u8>,
@@ -217,7 +221,7 @@ pub(super) unsafe fn to_utf8(
 #[target_feature(enable = "avx2")]
 // Hot loop. Bounds: `i` advances by 32 while `i + 32 <= n` (the shorter length).
 #[allow(clippy::arithmetic_side_effects)]
-pub(super) unsafe fn x_user_defined_to_utf16(src: &[u8], dst: &mut Slots<u16>) -> usize {
+pub(in crate::simd) unsafe fn x_user_defined_to_utf16(src: &[u8], dst: &mut Slots<u16>) -> usize {
     let n = src.len().min(dst.len());
     let offset = _mm256_set1_epi16(0xF700u16 as i16);
     let mut i = 0;
@@ -282,7 +286,10 @@ unsafe fn keep_bytes(lane: __m128i, keep: u32) -> Packed {
 // `store_exact` puts back, and advances `i` by `take <= 32`; `trailing_zeros` of nonzero
 // masks is below 32.
 #[allow(clippy::arithmetic_side_effects)]
-pub(super) unsafe fn encode_x_user_defined(src: &[u8], dst: &mut Slots<u8>) -> (usize, usize) {
+pub(in crate::simd) unsafe fn encode_x_user_defined(
+    src: &[u8],
+    dst: &mut Slots<u8>,
+) -> (usize, usize) {
     let (s, d) = (src.as_ptr(), out_ptr(dst));
     let (mut i, mut written) = (0, 0);
     while i + BLOCK <= src.len() && written + BLOCK + 16 <= dst.len() {

@@ -57,7 +57,11 @@ impl HighHalf {
 // `i` advances by 32 at most (by 64 where `i + 64 <= n`), so it never passes `n`;
 // `errors.trailing_zeros()` of a nonzero `u32` is below 32.
 #[allow(clippy::arithmetic_side_effects)]
-pub(super) unsafe fn to_utf16(src: &[u8], units: &[u16; 256], dst: &mut Slots<u16>) -> usize {
+pub(in crate::simd) unsafe fn to_utf16(
+    src: &[u8],
+    units: &[u16; 256],
+    dst: &mut Slots<u16>,
+) -> usize {
     let n = src.len().min(dst.len());
     // SAFETY: AVX-512 F is enabled here.
     let table = unsafe { HighHalf::load(units) };
@@ -142,7 +146,7 @@ const BACK_ONE: [u8; 64] = {
 // trail is bad: position 0 of a step is a character boundary).
 #[allow(clippy::arithmetic_side_effects)]
 #[cfg_attr(feature = "compact", allow(dead_code))]
-pub(super) unsafe fn encode_hot_pairs(
+pub(in crate::simd) unsafe fn encode_hot_pairs(
     src: &[u8],
     hot: &super::HotPairs,
     dst: &mut Slots<u8>,
@@ -242,7 +246,10 @@ pub(super) unsafe fn encode_hot_pairs(
 // popcount) and advances `i` by `take <= 64`; `trailing_zeros` of nonzero masks is
 // below 64.
 #[allow(clippy::arithmetic_side_effects)]
-pub(super) unsafe fn encode_x_user_defined(src: &[u8], dst: &mut Slots<u8>) -> (usize, usize) {
+pub(in crate::simd) unsafe fn encode_x_user_defined(
+    src: &[u8],
+    dst: &mut Slots<u8>,
+) -> (usize, usize) {
     // SAFETY: 64 readable bytes.
     let back_one = unsafe { _mm512_loadu_si512(BACK_ONE.as_ptr().cast()) };
     let (s, d) = (src.as_ptr(), out_ptr(dst));
@@ -304,7 +311,7 @@ pub(super) unsafe fn encode_x_user_defined(src: &[u8], dst: &mut Slots<u8>) -> (
 // Hot loop. Bounds: a step runs only while `i + 64 <= n` (the shorter length) and
 // advances `i` by 64.
 #[allow(clippy::arithmetic_side_effects)]
-pub(super) unsafe fn x_user_defined_to_utf16(src: &[u8], dst: &mut Slots<u16>) -> usize {
+pub(in crate::simd) unsafe fn x_user_defined_to_utf16(src: &[u8], dst: &mut Slots<u16>) -> usize {
     let n = src.len().min(dst.len());
     let (s, d) = (src.as_ptr(), out_ptr(dst));
     // 0x80 + k becomes 0xF780 + k: add 0xF700 to the widened non-ASCII bytes.
@@ -340,7 +347,7 @@ const MAX_OUT: usize = 3 * BLOCK;
 // for the three-byte path), so neither passes its slice's length. Shifts and
 // `trailing_zeros` are of values below 64.
 #[allow(clippy::arithmetic_side_effects)]
-pub(super) unsafe fn to_utf8(
+pub(in crate::simd) unsafe fn to_utf8(
     src: &[u8],
     units: &[u16; 256],
     dst: &mut Slots<u8>,

@@ -33,7 +33,8 @@
     clippy::arithmetic_side_effects
 )]
 
-use super::dispatch::{kernel, Kernel};
+use super::dispatch::level;
+use super::level::Level;
 use super::sink::{ByteMap, LinearRange};
 use crate::simd::Slots;
 
@@ -44,65 +45,33 @@ pub(crate) const BLOCK: usize = 32;
 /// (bytes read = units written).
 #[inline]
 pub(crate) fn to_utf16(src: &[u8], map: &ByteMap<'_>, dst: &mut Slots<u16>) -> usize {
-    to_utf16_with(kernel(), src, map, dst)
+    to_utf16_with(level(), src, map, dst)
 }
 
 /// Maps a prefix of `src` into `dst` as UTF-8 (see the module docs): whole characters, and
 /// nothing written past them; returns (bytes read, bytes written).
 #[inline]
 pub(crate) fn to_utf8(src: &[u8], map: &ByteMap<'_>, dst: &mut Slots<u8>) -> (usize, usize) {
-    to_utf8_with(kernel(), src, map, dst)
+    to_utf8_with(level(), src, map, dst)
 }
 
-// Targets without a kernel use none of the arguments.
 #[cfg_attr(feature = "compact", allow(dead_code))]
-#[allow(unused_variables)]
 pub(crate) fn to_utf16_with(
-    k: Kernel,
+    k: &Level,
     src: &[u8],
     map: &ByteMap<'_>,
     dst: &mut Slots<u16>,
 ) -> usize {
-    match k {
-        // SAFETY: a `Kernel::Avx512` value exists only after its features were detected.
-        #[cfg(target_arch = "x86_64")]
-        Kernel::Avx512(_) => unsafe { avx512::to_utf16(src, map.units, dst) },
-        // SAFETY: a `Kernel::Avx2` value exists only after AVX2 was detected.
-        #[cfg(target_arch = "x86_64")]
-        Kernel::Avx2(_) => unsafe { avx2::to_utf16(src, map.units, dst) },
-        // SAFETY: a `Kernel::Sse4` value exists only after SSSE3 and SSE4.1 were detected.
-        #[cfg(target_arch = "x86_64")]
-        Kernel::Sse4(_) => unsafe { sse4::to_utf16(src, map.units, dst) },
-        #[cfg(all(target_arch = "aarch64", target_endian = "little"))]
-        Kernel::Neon(_) => neon::to_utf16(src, map.units, dst),
-        _ => 0,
-    }
+    k.byte_map_to_utf16(src, map.units, dst).unwrap_or(0)
 }
 
-// Targets without a kernel use none of the arguments.
-#[allow(unused_variables)]
 pub(crate) fn to_utf8_with(
-    k: Kernel,
+    k: &Level,
     src: &[u8],
     map: &ByteMap<'_>,
     dst: &mut Slots<u8>,
 ) -> (usize, usize) {
-    match k {
-        // SAFETY: a `Kernel::Avx512` value exists only after its features were detected.
-        #[cfg(target_arch = "x86_64")]
-        Kernel::Avx512(_) => unsafe { avx512::to_utf8(src, map.units, dst) },
-        // SAFETY: a `Kernel::Avx2` value exists only after AVX2, BMI2 and POPCNT were
-        // detected.
-        #[cfg(target_arch = "x86_64")]
-        Kernel::Avx2(_) => unsafe { avx2::to_utf8(src, map.units, dst) },
-        // SAFETY: a `Kernel::Sse4` value exists only after SSSE3, SSE4.1 and POPCNT were
-        // detected.
-        #[cfg(target_arch = "x86_64")]
-        Kernel::Sse4(_) => unsafe { sse4::to_utf8(src, map.units, dst) },
-        #[cfg(all(target_arch = "aarch64", target_endian = "little"))]
-        Kernel::Neon(_) => neon::to_utf8(src, map.units, dst),
-        _ => (0, 0),
-    }
+    k.byte_map_to_utf8(src, map.units, dst).unwrap_or((0, 0))
 }
 
 /// Encoding side: the two-byte UTF-8 characters of up to four "hot" lead bytes (the
@@ -192,40 +161,23 @@ pub(crate) const fn hot_pairs(decode: &[u16; 256]) -> HotPairs {
 #[cfg_attr(feature = "compact", allow(dead_code))]
 #[inline]
 pub(crate) fn encode_hot_pairs(src: &[u8], hot: &HotPairs, dst: &mut Slots<u8>) -> (usize, usize) {
-    encode_hot_pairs_with(kernel(), src, hot, dst)
+    encode_hot_pairs_with(level(), src, hot, dst)
 }
 
 /// Whether [`encode_hot_pairs`] has a kernel on this CPU.
 #[cfg_attr(feature = "compact", allow(dead_code))]
 #[inline]
 pub(crate) fn has_encode_kernel() -> bool {
-    #[cfg(target_arch = "x86_64")]
-    if let Kernel::Avx512(_) = kernel() {
-        return true;
-    }
-    #[cfg(all(target_arch = "aarch64", target_endian = "little"))]
-    if let Kernel::Neon(_) = kernel() {
-        return true;
-    }
-    false
+    level().has_encode_hot_pairs()
 }
 
-// Targets without a kernel use none of the arguments.
-#[allow(unused_variables)]
 pub(crate) fn encode_hot_pairs_with(
-    k: Kernel,
+    k: &Level,
     src: &[u8],
     hot: &HotPairs,
     dst: &mut Slots<u8>,
 ) -> (usize, usize) {
-    match k {
-        // SAFETY: a `Kernel::Avx512` value exists only after its features were detected.
-        #[cfg(target_arch = "x86_64")]
-        Kernel::Avx512(_) => unsafe { avx512::encode_hot_pairs(src, hot, dst) },
-        #[cfg(all(target_arch = "aarch64", target_endian = "little"))]
-        Kernel::Neon(_) => neon::encode_hot_pairs(src, hot, dst),
-        _ => (0, 0),
-    }
+    k.encode_hot_pairs(src, hot, dst).unwrap_or((0, 0))
 }
 
 /// Encodes a prefix of `src` (the bytes of a `&str` from a character boundary) as
@@ -235,28 +187,15 @@ pub(crate) fn encode_hot_pairs_with(
 /// Returns (bytes read, bytes written); (0, 0) where there is no kernel.
 #[inline]
 pub(crate) fn encode_x_user_defined(src: &[u8], dst: &mut Slots<u8>) -> (usize, usize) {
-    encode_x_user_defined_with(kernel(), src, dst)
+    encode_x_user_defined_with(level(), src, dst)
 }
 
-// Targets without a kernel use none of the arguments.
-#[allow(unused_variables)]
 pub(crate) fn encode_x_user_defined_with(
-    k: Kernel,
+    k: &Level,
     src: &[u8],
     dst: &mut Slots<u8>,
 ) -> (usize, usize) {
-    match k {
-        // SAFETY: a `Kernel::Avx512` value exists only after its features were detected.
-        #[cfg(target_arch = "x86_64")]
-        Kernel::Avx512(_) => unsafe { avx512::encode_x_user_defined(src, dst) },
-        // SAFETY: a `Kernel::Avx2` value exists only after AVX2, BMI2 and POPCNT were
-        // detected.
-        #[cfg(target_arch = "x86_64")]
-        Kernel::Avx2(_) => unsafe { avx2::encode_x_user_defined(src, dst) },
-        #[cfg(all(target_arch = "aarch64", target_endian = "little"))]
-        Kernel::Neon(_) => neon::encode_x_user_defined(src, dst),
-        _ => (0, 0),
-    }
+    k.encode_x_user_defined(src, dst).unwrap_or((0, 0))
 }
 
 /// Single-byte decoding to UTF-16 of whole 16-byte blocks of ASCII and `range` bytes, up to
@@ -265,22 +204,16 @@ pub(crate) fn encode_x_user_defined_with(
 /// written), 0 elsewhere.
 #[inline]
 pub(crate) fn linear_to_utf16(src: &[u8], range: LinearRange, dst: &mut Slots<u16>) -> usize {
-    linear_to_utf16_with(kernel(), src, range, dst)
+    linear_to_utf16_with(level(), src, range, dst)
 }
 
-// Targets without a kernel use none of the arguments.
-#[allow(unused_variables)]
 pub(crate) fn linear_to_utf16_with(
-    k: Kernel,
+    k: &Level,
     src: &[u8],
     range: LinearRange,
     dst: &mut Slots<u16>,
 ) -> usize {
-    match k {
-        #[cfg(target_arch = "x86_64")]
-        Kernel::Sse2 => sse2::linear_to_utf16(src, range, dst),
-        _ => 0,
-    }
+    k.byte_map_linear_to_utf16(src, range, dst).unwrap_or(0)
 }
 
 /// x-user-defined to UTF-16, all of `src` that fits in whole 64-byte steps (every byte is
@@ -288,41 +221,27 @@ pub(crate) fn linear_to_utf16_with(
 /// units written), 0 where there is no kernel.
 #[inline]
 pub(crate) fn x_user_defined_to_utf16(src: &[u8], dst: &mut Slots<u16>) -> usize {
-    x_user_defined_to_utf16_with(kernel(), src, dst)
+    x_user_defined_to_utf16_with(level(), src, dst)
 }
 
-// Targets without a kernel use none of the arguments.
-#[allow(unused_variables)]
-pub(crate) fn x_user_defined_to_utf16_with(k: Kernel, src: &[u8], dst: &mut Slots<u16>) -> usize {
-    match k {
-        // SAFETY: a `Kernel::Avx512` value exists only after its features were detected.
-        #[cfg(target_arch = "x86_64")]
-        Kernel::Avx512(_) => unsafe { avx512::x_user_defined_to_utf16(src, dst) },
-        // SAFETY: a `Kernel::Avx2` value exists only after AVX2 was detected.
-        #[cfg(target_arch = "x86_64")]
-        Kernel::Avx2(_) => unsafe { avx2::x_user_defined_to_utf16(src, dst) },
-        #[cfg(target_arch = "x86_64")]
-        Kernel::Sse4(_) | Kernel::Sse2 => sse2::x_user_defined_to_utf16(src, dst),
-        #[cfg(all(target_arch = "aarch64", target_endian = "little"))]
-        Kernel::Neon(_) => neon::x_user_defined_to_utf16(src, dst),
-        _ => 0,
-    }
+pub(crate) fn x_user_defined_to_utf16_with(k: &Level, src: &[u8], dst: &mut Slots<u16>) -> usize {
+    k.x_user_defined_to_utf16(src, dst).unwrap_or(0)
 }
 
 #[cfg(target_arch = "x86_64")]
-mod sse2;
+pub(super) mod sse2;
 
 #[cfg(target_arch = "x86_64")]
-mod sse4;
+pub(super) mod sse4;
 
 #[cfg(target_arch = "x86_64")]
-mod avx2;
+pub(super) mod avx2;
 
 #[cfg(target_arch = "x86_64")]
-mod avx512;
+pub(super) mod avx512;
 
 #[cfg(all(target_arch = "aarch64", target_endian = "little"))]
-mod neon;
+pub(super) mod neon;
 
 #[cfg(any(
     target_arch = "x86_64",

@@ -86,7 +86,7 @@ fn spill(low: uint8x16_t, high: uint8x16_t, errors: uint8x16_t) -> ([u16; 16], u
 // Hot loop. Bounds: a step runs only while `i + 16 <= n` (the shorter length), then `i`
 // advances by 16, so it never passes `n`; `valid` (an error's position) is below 16.
 #[allow(clippy::arithmetic_side_effects, clippy::indexing_slicing)]
-pub(super) fn to_utf16(src: &[u8], units: &[u16; 256], dst: &mut Slots<u16>) -> usize {
+pub(in crate::simd) fn to_utf16(src: &[u8], units: &[u16; 256], dst: &mut Slots<u16>) -> usize {
     let n = src.len().min(dst.len());
     let planes = Planes::load(units);
     let mut i = 0;
@@ -122,7 +122,11 @@ const ROOM: usize = 3 * STEP + 16;
 // dst.len()`, writes at most 48 bytes of output (plus the 16 after them, restored) and
 // advances `i` by at most 16; `valid` is below 16.
 #[allow(clippy::arithmetic_side_effects, clippy::indexing_slicing)]
-pub(super) fn to_utf8(src: &[u8], units: &[u16; 256], dst: &mut Slots<u8>) -> (usize, usize) {
+pub(in crate::simd) fn to_utf8(
+    src: &[u8],
+    units: &[u16; 256],
+    dst: &mut Slots<u8>,
+) -> (usize, usize) {
     let planes = Planes::load(units);
     let (mut i, mut written) = (0, 0);
     while i + STEP <= src.len() && written + ROOM <= dst.len() {
@@ -176,7 +180,7 @@ pub(super) fn to_utf8(src: &[u8], units: &[u16; 256], dst: &mut Slots<u8>) -> (u
 /// (a high byte of 0xF7 under every non-ASCII byte). Every byte is valid.
 // Hot loop. Bounds: `i` advances by 16 while `i + 16 <= n` (the shorter length).
 #[allow(clippy::arithmetic_side_effects)]
-pub(super) fn x_user_defined_to_utf16(src: &[u8], dst: &mut Slots<u16>) -> usize {
+pub(in crate::simd) fn x_user_defined_to_utf16(src: &[u8], dst: &mut Slots<u16>) -> usize {
     let n = src.len().min(dst.len());
     let mut i = 0;
     while i + STEP <= n {
@@ -249,7 +253,7 @@ const ENCODE_ROOM: usize = STEP + 16;
 // `store_exact` puts back, and advances `i` by `take <= 16`; `trailing_zeros` of nonzero
 // 16-bit masks is below 16, so `1 << take` fits a `u32`.
 #[allow(clippy::arithmetic_side_effects)]
-pub(super) fn encode_x_user_defined(src: &[u8], dst: &mut Slots<u8>) -> (usize, usize) {
+pub(in crate::simd) fn encode_x_user_defined(src: &[u8], dst: &mut Slots<u8>) -> (usize, usize) {
     let (mut i, mut written) = (0, 0);
     while i + STEP <= src.len() && written + ENCODE_ROOM <= dst.len() {
         // SAFETY: NEON is part of every aarch64 target; `i + 16 <= src.len()`: the load
@@ -325,7 +329,7 @@ pub(super) fn encode_x_user_defined(src: &[u8], dst: &mut Slots<u8>) -> (usize, 
 // 1 (`saturating_sub` all the same).
 #[allow(clippy::arithmetic_side_effects)]
 #[cfg_attr(feature = "compact", allow(dead_code))]
-pub(super) fn encode_hot_pairs(
+pub(in crate::simd) fn encode_hot_pairs(
     src: &[u8],
     hot: &super::HotPairs,
     dst: &mut Slots<u8>,

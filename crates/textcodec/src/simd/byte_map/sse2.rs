@@ -13,7 +13,7 @@ const STEP: usize = 16;
 /// the bytes taken (= units written).
 // Bounds: `i + 16 <= n = min(src.len(), dst.len())` for every load and store.
 #[allow(clippy::arithmetic_side_effects)]
-pub(super) fn x_user_defined_to_utf16(src: &[u8], dst: &mut Slots<u16>) -> usize {
+pub(in crate::simd) fn x_user_defined_to_utf16(src: &[u8], dst: &mut Slots<u16>) -> usize {
     let n = src.len().min(dst.len());
     let d = out_ptr(dst);
     let mut i = 0;
@@ -45,7 +45,11 @@ pub(super) fn x_user_defined_to_utf16(src: &[u8], dst: &mut Slots<u16>) -> usize
 /// encodings lie in one such range (see [`crate::simd::sink::linear_range`]).
 // Bounds: `i + 16 <= n = min(src.len(), dst.len())` for every load and store.
 #[allow(clippy::arithmetic_side_effects, clippy::cast_possible_wrap)]
-pub(super) fn linear_to_utf16(src: &[u8], range: LinearRange, dst: &mut Slots<u16>) -> usize {
+pub(in crate::simd) fn linear_to_utf16(
+    src: &[u8],
+    range: LinearRange,
+    dst: &mut Slots<u16>,
+) -> usize {
     let n = src.len().min(dst.len());
     if range.lo > range.hi {
         return 0;

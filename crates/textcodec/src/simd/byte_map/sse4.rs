@@ -89,7 +89,11 @@ fn spill(a: __m128i, b: __m128i) -> [u16; 16] {
 // Hot loop. Bounds: a step runs only while `i + 16 <= n` (the shorter length), then `i`
 // advances by 16, so it never passes `n`; `valid` (an error's position) is below 16.
 #[allow(clippy::arithmetic_side_effects, clippy::indexing_slicing)]
-pub(super) unsafe fn to_utf16(src: &[u8], units: &[u16; 256], dst: &mut Slots<u16>) -> usize {
+pub(in crate::simd) unsafe fn to_utf16(
+    src: &[u8],
+    units: &[u16; 256],
+    dst: &mut Slots<u16>,
+) -> usize {
     let n = src.len().min(dst.len());
     // SAFETY: SSE4.1 is enabled here.
     let planes = unsafe { Planes::load(units) };
@@ -133,7 +137,7 @@ const ROOM: usize = 3 * STEP + 16;
 // dst.len()`, writes at most 48 bytes of output (plus the 16 after them, restored) and
 // advances `i` by at most 16; `valid` is below 16.
 #[allow(clippy::arithmetic_side_effects, clippy::indexing_slicing)]
-pub(super) unsafe fn to_utf8(
+pub(in crate::simd) unsafe fn to_utf8(
     src: &[u8],
     units: &[u16; 256],
     dst: &mut Slots<u8>,

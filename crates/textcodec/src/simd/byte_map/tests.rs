@@ -1,4 +1,5 @@
-use super::super::dispatch::available_kernels;
+use super::super::dispatch::available_levels;
+use super::super::level::Level;
 use super::super::sink::{has_error_bytes, linear_range, utf8_table};
 use super::*;
 use crate::simd::test_slots as slots;
@@ -73,7 +74,7 @@ fn every_kernel_matches_the_naive_oracle_across_lengths_errors_and_room() {
         &|i| 0xA0 + (i % 0x5F) as u8,
         &|i| [0x80, 0x41, 0xE1, 0x9F, 0x00][i % 5],
     ];
-    for k in available_kernels() {
+    for k in available_levels() {
         for mix in &mixes {
             for len in 0..max_len {
                 let clean: Vec<u8> = (0..len).map(mix).collect();
@@ -108,10 +109,10 @@ fn every_kernel_matches_the_naive_oracle_across_lengths_errors_and_room() {
 /// What a kernel may read: nothing (levels without a kernel), or whole blocks up to
 /// the first error (taken exactly when its block is whole and, with ample room,
 /// reached).
-fn check_prefix(k: Kernel, read: usize, valid: usize, len: usize, ample_room: bool) {
+fn check_prefix(k: &Level, read: usize, valid: usize, len: usize, ample_room: bool) {
     assert!(read <= valid, "{k:?} read {read} past the error at {valid}");
     #[cfg(target_arch = "x86_64")]
-    if matches!(k, Kernel::Avx512(_) | Kernel::Avx2(_) | Kernel::Sse4(_)) && ample_room {
+    if matches!(k.name(), "avx512" | "avx2" | "sse4") && ample_room {
         // It goes on while a whole block is left (blocks count from where an ASCII
         // run, taken to its end, stopped).
         assert!(
@@ -120,7 +121,7 @@ fn check_prefix(k: Kernel, read: usize, valid: usize, len: usize, ample_room: bo
         );
     }
     #[cfg(all(target_arch = "aarch64", target_endian = "little"))]
-    if matches!(k, Kernel::Neon(_)) && ample_room {
+    if k.name() == "neon" && ample_room {
         // 16-byte steps.
         assert!(
             read == valid || read + 16 > len,
@@ -161,15 +162,12 @@ enum Encoder {
 /// An encoder kernel's step and the output room it needs to take one (its step's worst
 /// case plus any scratch bytes it saves and restores), `None` for levels without one
 /// (they take nothing).
-fn encoder_step(k: Kernel, encoder: Encoder) -> Option<(usize, usize)> {
+fn encoder_step(k: &Level, encoder: Encoder) -> Option<(usize, usize)> {
     let _ = encoder;
-    match k {
-        #[cfg(target_arch = "x86_64")]
-        Kernel::Avx512(_) => Some((64, 64)),
-        #[cfg(target_arch = "x86_64")]
-        Kernel::Avx2(_) if matches!(encoder, Encoder::XUserDefined) => Some((32, 48)),
-        #[cfg(all(target_arch = "aarch64", target_endian = "little"))]
-        Kernel::Neon(_) => Some((16, 32)),
+    match k.name() {
+        "avx512" => Some((64, 64)),
+        "avx2" if matches!(encoder, Encoder::XUserDefined) => Some((32, 48)),
+        "neon" if cfg!(target_endian = "little") => Some((16, 32)),
         _ => None,
     }
 }
@@ -195,7 +193,7 @@ fn expected_output(text: &str, stop: usize, encode: impl Fn(char) -> u8) -> (Vec
 /// `stop`, or to where a whole step no longer fits the input or the room.
 #[allow(clippy::too_many_arguments)]
 fn check_encoder(
-    k: Kernel,
+    k: &Level,
     encoder: Encoder,
     hot: &HotPairs,
     text: &str,
@@ -316,7 +314,7 @@ fn hot_pair_encoder_matches_the_index_across_mixes_and_room() {
                 let (text, stop) = mixed_text(len, other_at, &takeable, &others);
                 let (want, out_at) = expected_output(&text, stop, single_byte_encode(index));
                 for room in [0, 31, 32, 63, 64, text.len(), text.len() + 64] {
-                    for k in available_kernels() {
+                    for k in available_levels() {
                         let expected = (&want[..], &out_at[..]);
                         check_encoder(k, Encoder::HotPairs, hot, &text, stop, expected, 0, room);
                     }
@@ -346,7 +344,7 @@ fn hot_pair_encoder_stops_at_every_position_in_every_single_byte_encoding() {
                 let align = (n + len + other_at % 16) % 16;
                 let rooms = [0, 16, 31, 32, 33, 48, 63, 64, 65, 95, 96, text.len() + 64];
                 for room in rooms {
-                    for k in available_kernels() {
+                    for k in available_levels() {
                         let expected = (&want[..], &out_at[..]);
                         check_encoder(
                             k,
@@ -399,7 +397,7 @@ fn hot_pair_encoder_takes_only_valid_utf8() {
                     src.extend_from_slice(piece);
                     src.extend_from_slice(&text.as_bytes()[at..]);
                     let (want, out_at) = expected_output(&text, at, single_byte_encode(index));
-                    for k in available_kernels() {
+                    for k in available_levels() {
                         let mut dst = alloc::vec![0xAAu8; src.len() + 64];
                         let (read, written) = encode_hot_pairs_with(k, &src, hot, slots(&mut dst));
                         let what = || alloc::format!("{k:?} at {at} {piece:?} {text:?}");
@@ -489,7 +487,7 @@ fn hot_pair_encoder_refuses_a_trail_after_every_byte_value() {
                     src.extend(text.bytes().chain(core::iter::repeat(b'a')).take(at));
                     src.extend([first, trail]);
                     src.resize(160, b'z');
-                    for k in available_kernels() {
+                    for k in available_levels() {
                         dst.fill(0xAA);
                         let room = dst.len();
                         let done = encode_hot_pairs_with(k, &src, hot, slots(&mut dst));
@@ -545,7 +543,7 @@ fn hot_pair_encoder_keeps_its_contract_over_random_bytes() {
             }
         }
         let room = (next() % 400) as usize;
-        for k in available_kernels() {
+        for k in available_levels() {
             dst.fill(0xAA);
             let done = encode_hot_pairs_with(k, &src, hot, slots(&mut dst[..room]));
             if let Some(breach) = breach_of_hot_pair_contract(index, &src, done, &dst, dst.len()) {
@@ -599,7 +597,7 @@ fn x_user_defined_encoder_matches_the_mapping_across_mixes_and_room() {
                 text.len() + 64,
             ];
             for room in rooms {
-                for k in available_kernels() {
+                for k in available_levels() {
                     let expected = (&want[..], &out_at[..]);
                     check_encoder(
                         k,
@@ -632,22 +630,18 @@ fn x_user_defined_to_utf16_matches_the_standard() {
             }
         })
         .collect();
-    for k in available_kernels() {
+    for k in available_levels() {
         for len in [0, 1, 63, 64, 65, 128, 191, 300] {
             for room in [0, 63, 64, len, len + 5] {
                 let mut dst = alloc::vec![0xAAAAu16; room];
                 let n = x_user_defined_to_utf16_with(k, &src[..len], slots(&mut dst));
                 // Whole steps: 64 bytes (AVX-512), 32 (AVX2), 16 (SSE4, SSE2, NEON); nothing
                 // at the scalar level.
-                let step = match k {
-                    #[cfg(target_arch = "x86_64")]
-                    Kernel::Avx512(_) => 64,
-                    #[cfg(target_arch = "x86_64")]
-                    Kernel::Avx2(_) => 32,
-                    #[cfg(target_arch = "x86_64")]
-                    Kernel::Sse4(_) | Kernel::Sse2 => 16,
-                    #[cfg(all(target_arch = "aarch64", target_endian = "little"))]
-                    Kernel::Neon(_) => 16,
+                let step = match k.name() {
+                    "avx512" => 64,
+                    "avx2" => 32,
+                    "sse4" | "sse2" => 16,
+                    "neon" if cfg!(target_endian = "little") => 16,
                     _ => usize::MAX,
                 };
                 assert!(n <= len.min(room), "{k:?} {n}");
@@ -720,7 +714,7 @@ fn linear_to_utf16_matches_the_naive_oracle() {
     let units = table();
     let range = linear_range(&units);
     assert_eq!((range.lo, range.hi), (0xA0, 0xDF));
-    for k in available_kernels() {
+    for k in available_levels() {
         for other_at in (0..70).chain([usize::MAX]) {
             // ASCII and in-range bytes, one out-of-range byte (0xE5) at `other_at`.
             let src: Vec<u8> = (0..80usize)

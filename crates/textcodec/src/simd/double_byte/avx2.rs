@@ -8,6 +8,7 @@
 use super::leads_of;
 use crate::index::PairTable;
 use crate::simd::utf8::pack::KEPT_UNITS;
+use crate::simd::Slots;
 use core::arch::x86_64::*;
 use core::mem::MaybeUninit;
 
@@ -41,7 +42,7 @@ unsafe fn capable_bitmap(lead_map: &[u8; 128]) -> __m256i {
 /// # Safety
 /// The CPU must support AVX2 and POPCNT.
 #[target_feature(enable = "avx2,popcnt")]
-pub(super) unsafe fn dense(src: &[u8], min_non_ascii: u32) -> bool {
+unsafe fn dense(src: &[u8], min_non_ascii: u32) -> bool {
     src.chunks_exact(BLOCK).all(|block| {
         // SAFETY: `block` is 32 bytes long.
         let v = unsafe { _mm256_loadu_si256(block.as_ptr().cast()) };
@@ -62,7 +63,7 @@ pub(super) unsafe fn dense(src: &[u8], min_non_ascii: u32) -> bool {
 // room`; `i` advances by 31 or 32 and `written` by the units stored (at most 32), so
 // neither passes its limit. Table indexes are masked to 8 bits.
 #[allow(clippy::indexing_slicing, clippy::arithmetic_side_effects)]
-pub(super) unsafe fn to_utf16<const MIN_NON_ASCII: u32>(
+pub(super) unsafe fn decode<const MIN_NON_ASCII: u32>(
     src: &[u8],
     table: &PairTable,
     d: *mut u16,
@@ -208,4 +209,119 @@ pub(super) unsafe fn to_utf16<const MIN_NON_ASCII: u32>(
         i += len;
     }
     (i, written)
+}
+
+/// [`decode`] into `dst`: every block with ASCII and pairs only.
+///
+/// # Safety
+/// The CPU must support AVX2, BMI1, BMI2 and POPCNT.
+#[target_feature(enable = "avx2,bmi1,bmi2,popcnt")]
+pub(in crate::simd) unsafe fn to_utf16(
+    src: &[u8],
+    table: &PairTable,
+    dst: &mut Slots<u16>,
+) -> (usize, usize) {
+    // SAFETY: the same CPU features; `dst` has `dst.len()` writable slots.
+    unsafe { decode::<0>(src, table, crate::simd::out_ptr(dst), dst.len()) }
+}
+
+/// Room in bytes of UTF-8 that one 32-byte block of the UTF-8 path needs: 16 pairs of three
+/// bytes each at most (an ASCII byte gives one).
+const UTF8_BLOCK_ROOM: usize = 48;
+
+/// The UTF-8 path stops before a block with fewer non-ASCII bytes than this: markup and
+/// Latin text between CJK characters are cheaper in the codec's pair loop (one store per
+/// ASCII byte) than widened and narrowed again.
+pub(crate) const UTF8_MIN_NON_ASCII: u32 = 16;
+
+/// ... and starts only where the next this many bytes are such blocks.
+pub(crate) const UTF8_DENSE_AHEAD: usize = 128;
+
+/// Into UTF-8 in two passes over up to 16 blocks at a time: [`decode`] into a buffer on
+/// the stack (1 KiB, stays in L1), then the UTF-16 → UTF-8 kernel into `dst`; it stops
+/// before a block of mostly ASCII ([`UTF8_MIN_NON_ASCII`]). (Building UTF-8 straight from
+/// each block's gathered lanes wastes most lanes on trails: see the module docs.) A block
+/// runs only while [`UTF8_BLOCK_ROOM`] bytes of room are left, so the second pass always
+/// has room for every unit of the first; block boundaries are the UTF-16 kernel's over the
+/// whole input (a chunk that ends inside a block leaves that block to the next chunk).
+///
+/// # Safety
+/// The CPU must support AVX2, BMI1, BMI2 and POPCNT.
+// Bounds: `read <= src.len()` and `written <= dst.len()` (sums of what the kernels report
+// over `src[read..]` and `dst[written..]`); `take <= src.len() - read`.
+#[allow(clippy::indexing_slicing, clippy::arithmetic_side_effects)]
+#[target_feature(enable = "avx2,bmi1,bmi2,popcnt")]
+pub(in crate::simd) unsafe fn to_utf8(
+    src: &[u8],
+    table: &PairTable,
+    dst: &mut Slots<u8>,
+) -> (usize, usize) {
+    // A probe first: text that mixes short CJK runs with ASCII (markup, catalogs) calls
+    // here at every run, and most calls end here.
+    if !(src.get(64).is_some_and(|&b| b >= 0x80)
+        && src.get(UTF8_DENSE_AHEAD - 1).is_some_and(|&b| b >= 0x80))
+    {
+        return (0, 0);
+    }
+    to_utf8_dense(src, table, dst)
+}
+
+/// [`to_utf8`] after its probe. Out of line: inlined, it would crowd the probe's path.
+///
+/// # Safety
+/// As [`to_utf8`].
+// Bounds: as [`to_utf8`].
+#[allow(clippy::indexing_slicing, clippy::arithmetic_side_effects)]
+#[target_feature(enable = "avx2,bmi1,bmi2,popcnt")]
+#[inline(never)]
+unsafe fn to_utf8_dense(src: &[u8], table: &PairTable, dst: &mut Slots<u8>) -> (usize, usize) {
+    const BLOCKS: usize = 16;
+    // Two passes pay off over long CJK runs only (see the probe).
+    // SAFETY: the same CPU features.
+    if !src
+        .get(..UTF8_DENSE_AHEAD)
+        .is_some_and(|ahead| unsafe { dense(ahead, UTF8_MIN_NON_ASCII) })
+    {
+        return (0, 0);
+    }
+    // The UTF-16 kernel runs a block while 40 units of room are left (32 and the 8 its
+    // last packed store may cover): 15 blocks of at most 32 units, then 40.
+    let mut units = [MaybeUninit::<u16>::uninit(); BLOCKS * 32 + 8];
+    let (mut read, mut written) = (0, 0);
+    loop {
+        let blocks = ((dst.len() - written) / UTF8_BLOCK_ROOM).min(BLOCKS);
+        let take = (src.len() - read).min(blocks * 32);
+        if take < 32 {
+            break;
+        }
+        // SAFETY: the same CPU features; `units` has `units.len()` writable slots.
+        let (r, u) = unsafe {
+            decode::<UTF8_MIN_NON_ASCII>(
+                &src[read..read + take],
+                table,
+                crate::simd::out_ptr(&mut units),
+                units.len(),
+            )
+        };
+        if r == 0 {
+            break;
+        }
+        // SAFETY: the kernel stored (initialised) its first `u` units.
+        let units = unsafe { core::slice::from_raw_parts(units.as_ptr().cast::<u16>(), u) };
+        // Table entries and ASCII: no surrogates, and room for all (see above).
+        // SAFETY: the same CPU features (AVX2, BMI2, POPCNT).
+        let (units_read, w) =
+            unsafe { crate::simd::utf16::avx2::units_to_utf8(units, &mut dst[written..]) };
+        debug_assert_eq!(units_read, u);
+        if units_read != u {
+            // Cannot happen (see above); what was written past `written` is not reported.
+            break;
+        }
+        read += r;
+        written += w;
+        if r + 32 <= take {
+            break; // stopped before a block with something else
+        }
+    }
+    (read, written)
 }

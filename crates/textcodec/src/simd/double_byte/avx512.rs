@@ -1,6 +1,7 @@
 use super::super::utf16::avx512::bmp_to_utf8_32;
 use super::leads_of;
 use crate::index::PairTable;
+use crate::simd::Slots;
 use core::arch::x86_64::*;
 
 /// The kernel for both outputs: `UTF8` writes bytes to `d` (room `room` bytes, 96 per
@@ -181,4 +182,32 @@ unsafe fn store(
         }
         (n0 + n1) as usize
     }
+}
+
+/// [`decode`] into UTF-16.
+///
+/// # Safety
+/// The CPU must support AVX2, BMI1, BMI2, POPCNT and AVX-512 F/BW/VL/VBMI/VBMI2.
+#[target_feature(enable = "avx2,bmi1,bmi2,popcnt,avx512f,avx512bw,avx512vl,avx512vbmi,avx512vbmi2")]
+pub(in crate::simd) unsafe fn to_utf16(
+    src: &[u8],
+    table: &PairTable,
+    dst: &mut Slots<u16>,
+) -> (usize, usize) {
+    // SAFETY: the same CPU features; `dst` has `dst.len()` writable units.
+    unsafe { decode::<false>(src, table, crate::simd::out_ptr(dst).cast(), dst.len()) }
+}
+
+/// [`decode`] into UTF-8.
+///
+/// # Safety
+/// As [`to_utf16`].
+#[target_feature(enable = "avx2,bmi1,bmi2,popcnt,avx512f,avx512bw,avx512vl,avx512vbmi,avx512vbmi2")]
+pub(in crate::simd) unsafe fn to_utf8(
+    src: &[u8],
+    table: &PairTable,
+    dst: &mut Slots<u8>,
+) -> (usize, usize) {
+    // SAFETY: the same CPU features; `dst` has `dst.len()` writable bytes.
+    unsafe { decode::<true>(src, table, crate::simd::out_ptr(dst), dst.len()) }
 }

@@ -42,7 +42,8 @@
     clippy::arithmetic_side_effects
 )]
 
-use super::dispatch::{kernel, Kernel};
+use super::dispatch::level;
+use super::level::Level;
 use crate::index::PairTable;
 use crate::simd::Slots;
 
@@ -50,159 +51,38 @@ use crate::simd::Slots;
 /// (AVX2), one less when the last byte is a lead (its pair is left for the next call),
 /// while they hold only ASCII and pairs of `table`, and 64 (AVX-512) or 40 (AVX2) units of
 /// room are left; nothing is written past what it returns. Returns (bytes read, units
-/// written).
+/// written); (0, 0) where the level has no kernel.
 #[inline]
 pub(crate) fn to_utf16(src: &[u8], table: &PairTable, dst: &mut Slots<u16>) -> (usize, usize) {
-    to_utf16_with(kernel(), src, table, dst)
+    to_utf16_with(level(), src, table, dst)
 }
 
 /// As [`to_utf16`], into UTF-8, while 96 (AVX-512) or 48 (AVX2) bytes of room are left;
-/// the AVX2 path also only starts where the next [`AVX2_UTF8_DENSE_AHEAD`] bytes are blocks
-/// with [`AVX2_UTF8_MIN_NON_ASCII`] non-ASCII bytes or more, and stops before a block with
-/// fewer. Nothing is written past what it returns. Returns (bytes read, bytes written).
+/// the AVX2 path also only starts where the next [`avx2::UTF8_DENSE_AHEAD`] bytes are
+/// blocks with [`avx2::UTF8_MIN_NON_ASCII`] non-ASCII bytes or more, and stops before a
+/// block with fewer. Nothing is written past what it returns. Returns (bytes read, bytes
+/// written); (0, 0) where the level has no kernel.
 #[inline]
 pub(crate) fn to_utf8(src: &[u8], table: &PairTable, dst: &mut Slots<u8>) -> (usize, usize) {
-    let k = kernel();
-    // A probe before the call: text that mixes short CJK runs with ASCII (markup,
-    // catalogs) calls here at every run, and the AVX2 path would only decline it.
-    #[cfg(target_arch = "x86_64")]
-    if matches!(k, Kernel::Avx2(_))
-        && !(src.get(64).is_some_and(|&b| b >= 0x80)
-            && src
-                .get(AVX2_UTF8_DENSE_AHEAD - 1)
-                .is_some_and(|&b| b >= 0x80))
-    {
-        return (0, 0);
-    }
-    to_utf8_with(k, src, table, dst)
+    to_utf8_with(level(), src, table, dst)
 }
 
-// Builds without the kernel (other architectures) use none of the arguments.
-#[allow(unused_variables)]
 pub(crate) fn to_utf16_with(
-    k: Kernel,
+    k: &Level,
     src: &[u8],
     table: &PairTable,
     dst: &mut Slots<u16>,
 ) -> (usize, usize) {
-    match k {
-        // SAFETY: a `Kernel::Avx512` value exists only after its features were detected.
-        #[cfg(target_arch = "x86_64")]
-        Kernel::Avx512(_) => unsafe {
-            avx512::decode::<false>(src, table, super::out_ptr(dst).cast(), dst.len())
-        },
-        // SAFETY: a `Kernel::Avx2` value exists only after AVX2, BMI1, BMI2 and POPCNT
-        // were detected.
-        #[cfg(target_arch = "x86_64")]
-        Kernel::Avx2(_) => unsafe {
-            avx2::to_utf16::<0>(src, table, super::out_ptr(dst), dst.len())
-        },
-        _ => (0, 0),
-    }
+    k.pairs_to_utf16(src, table, dst).unwrap_or((0, 0))
 }
 
-// Builds without the kernel (other architectures) use none of the arguments.
-#[allow(unused_variables)]
 pub(crate) fn to_utf8_with(
-    k: Kernel,
+    k: &Level,
     src: &[u8],
     table: &PairTable,
     dst: &mut Slots<u8>,
 ) -> (usize, usize) {
-    match k {
-        // SAFETY: a `Kernel::Avx512` value exists only after its features were detected.
-        #[cfg(target_arch = "x86_64")]
-        Kernel::Avx512(_) => unsafe {
-            avx512::decode::<true>(src, table, super::out_ptr(dst), dst.len())
-        },
-        #[cfg(target_arch = "x86_64")]
-        Kernel::Avx2(_) => avx2_to_utf8(k, src, table, dst),
-        _ => (0, 0),
-    }
-}
-
-/// Room in bytes of UTF-8 that one 32-byte block of the AVX2 path needs: 16 pairs of three
-/// bytes each at most (an ASCII byte gives one).
-#[cfg(target_arch = "x86_64")]
-const AVX2_UTF8_BLOCK_ROOM: usize = 48;
-
-/// The AVX2 path into UTF-8 stops before a block with fewer non-ASCII bytes than this:
-/// markup and Latin text between CJK characters are cheaper in the codec's pair loop (one
-/// store per ASCII byte) than widened and narrowed again.
-#[cfg(target_arch = "x86_64")]
-pub(crate) const AVX2_UTF8_MIN_NON_ASCII: u32 = 16;
-
-/// ... and starts only where the next this many bytes are such blocks.
-#[cfg(target_arch = "x86_64")]
-pub(crate) const AVX2_UTF8_DENSE_AHEAD: usize = 128;
-
-/// AVX2 into UTF-8 in two passes over up to 16 blocks at a time: the UTF-16 kernel into a
-/// buffer on the stack (1 KiB, stays in L1), then the UTF-16 → UTF-8 kernel into `dst`;
-/// it stops before a block of mostly ASCII ([`AVX2_UTF8_MIN_NON_ASCII`]).
-/// (Building UTF-8 straight from each block's gathered lanes wastes most lanes on trails:
-/// see the module docs.) A block runs only while [`AVX2_UTF8_BLOCK_ROOM`] bytes of room are
-/// left, so the second pass always has room for every unit of the first; block boundaries
-/// are the UTF-16 kernel's over the whole input (a chunk that ends inside a block leaves
-/// that block to the next chunk).
-// Bounds: `read <= src.len()` and `written <= dst.len()` (sums of what the kernels report
-// over `src[read..]` and `dst[written..]`); `take <= src.len() - read`.
-#[cfg(target_arch = "x86_64")]
-#[allow(clippy::indexing_slicing, clippy::arithmetic_side_effects)]
-// Out of line: the codec's pair loop calls it, and inlined it would crowd that hot loop
-// (a slower `.po` row in the measurements that chose it).
-#[inline(never)]
-fn avx2_to_utf8(k: Kernel, src: &[u8], table: &PairTable, dst: &mut Slots<u8>) -> (usize, usize) {
-    use core::mem::MaybeUninit;
-    const BLOCKS: usize = 16;
-    // Two passes pay off over long CJK runs only: in text that mixes short ones with ASCII
-    // (markup, catalogs) the pair loop is faster, and most calls end here, before the
-    // kernel's set-up.
-    // SAFETY: a `Kernel::Avx2` value exists only after AVX2 and POPCNT were detected.
-    if !src
-        .get(..AVX2_UTF8_DENSE_AHEAD)
-        .is_some_and(|ahead| unsafe { avx2::dense(ahead, AVX2_UTF8_MIN_NON_ASCII) })
-    {
-        return (0, 0);
-    }
-    // The UTF-16 kernel runs a block while 40 units of room are left (32 and the 8 its
-    // last packed store may cover): 15 blocks of at most 32 units, then 40.
-    let mut units = [MaybeUninit::<u16>::uninit(); BLOCKS * 32 + 8];
-    let (mut read, mut written) = (0, 0);
-    loop {
-        let blocks = ((dst.len() - written) / AVX2_UTF8_BLOCK_ROOM).min(BLOCKS);
-        let take = (src.len() - read).min(blocks * 32);
-        if take < 32 {
-            break;
-        }
-        // SAFETY: a `Kernel::Avx2` value exists only after AVX2, BMI1, BMI2 and POPCNT
-        // were detected; `units` has `units.len()` writable slots.
-        let (r, u) = unsafe {
-            avx2::to_utf16::<AVX2_UTF8_MIN_NON_ASCII>(
-                &src[read..read + take],
-                table,
-                super::out_ptr(&mut units),
-                units.len(),
-            )
-        };
-        if r == 0 {
-            break;
-        }
-        // SAFETY: the kernel stored (initialised) its first `u` units.
-        let units = unsafe { core::slice::from_raw_parts(units.as_ptr().cast::<u16>(), u) };
-        // Table entries and ASCII: no surrogates, and room for all (see above).
-        let (units_read, w) = super::utf16::units_to_utf8_with(k, units, &mut dst[written..]);
-        debug_assert_eq!(units_read, u);
-        if units_read != u {
-            // Cannot happen (see above); what was written past `written` is not reported.
-            break;
-        }
-        read += r;
-        written += w;
-        if r + 32 <= take {
-            break; // stopped before a block with something else
-        }
-    }
-    (read, written)
+    k.pairs_to_utf8(src, table, dst).unwrap_or((0, 0))
 }
 
 /// The leads of a 64-byte block whose lead-capable bytes are `capable` (see the module
@@ -223,9 +103,9 @@ pub(crate) fn leads_of(capable: u64) -> u64 {
 }
 
 #[cfg(target_arch = "x86_64")]
-mod avx2;
+pub(super) mod avx2;
 #[cfg(target_arch = "x86_64")]
-mod avx512;
+pub(super) mod avx512;
 
 #[cfg(test)]
 // Bounds: test code over small buffers it builds itself; an out-of-range index, an

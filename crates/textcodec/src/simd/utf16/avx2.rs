@@ -390,3 +390,20 @@ pub(crate) unsafe fn bytes_to_units(
     }
     (read, written)
 }
+
+/// UTF-16 units (native order) → UTF-8 with this level's kernel, for the other families'
+/// kernels at this level: as `super::units_to_utf8` at AVX2. Returns (units read, bytes
+/// written).
+///
+/// # Safety
+/// The CPU must support AVX2, BMI2 and POPCNT.
+#[target_feature(enable = "avx2,bmi2,popcnt")]
+pub(in crate::simd) unsafe fn units_to_utf8(src: &[u16], dst: &mut Slots<u8>) -> (usize, usize) {
+    let src = super::as_bytes(src);
+    // SAFETY (both calls): the same CPU features.
+    let vector = |s: &[u8], d: &mut Slots<u8>| unsafe { bytes_to_utf8(s, false, d) };
+    let first = vector(src, dst);
+    let scalar = |s: &[u8], d: &mut Slots<u8>| super::scalar::bytes_to_utf8(s, false, d);
+    let (read, written) = super::alternate(src, dst, first, vector, scalar);
+    (read / 2, written)
+}

@@ -14,7 +14,8 @@
     clippy::arithmetic_side_effects
 )]
 
-use super::dispatch::{kernel, Kernel};
+use super::dispatch::level;
+use super::level::Level;
 use crate::simd::Slots;
 
 /// Converts the longest prefix of `src` (UTF-16 code units as bytes, big- or
@@ -22,24 +23,24 @@ use crate::simd::Slots;
 /// only, as far as `dst` has room. Returns (bytes of `src` read, bytes written).
 #[inline]
 pub(crate) fn bytes_to_utf8(src: &[u8], big_endian: bool, dst: &mut Slots<u8>) -> (usize, usize) {
-    bytes_to_utf8_with(kernel(), src, big_endian, dst)
+    bytes_to_utf8_with(level(), src, big_endian, dst)
 }
 
 /// [`bytes_to_utf8`] for `u16` input. Returns (units read, bytes written).
 #[inline]
 pub(crate) fn units_to_utf8(src: &[u16], dst: &mut Slots<u8>) -> (usize, usize) {
-    units_to_utf8_with(kernel(), src, dst)
+    units_to_utf8_with(level(), src, dst)
 }
 
-/// [`units_to_utf8`] with kernel `k`.
+/// [`units_to_utf8`] at level `k`.
 #[inline]
-pub(crate) fn units_to_utf8_with(k: Kernel, src: &[u16], dst: &mut Slots<u8>) -> (usize, usize) {
+pub(crate) fn units_to_utf8_with(k: &Level, src: &[u16], dst: &mut Slots<u8>) -> (usize, usize) {
     let (read, written) = bytes_to_utf8_with(k, as_bytes(src), cfg!(target_endian = "big"), dst);
     (read / 2, written)
 }
 
 /// The code units of `src` as bytes, in memory order.
-fn as_bytes(src: &[u16]) -> &[u8] {
+pub(super) fn as_bytes(src: &[u16]) -> &[u8] {
     // SAFETY: `u8` has no alignment requirement and every byte of a `u16` slice is
     // initialised; the new slice covers exactly the same memory, for the same lifetime.
     unsafe { core::slice::from_raw_parts(src.as_ptr().cast::<u8>(), core::mem::size_of_val(src)) }
@@ -50,11 +51,12 @@ fn as_bytes(src: &[u16]) -> &[u8] {
 /// units written).
 #[inline]
 pub(crate) fn bytes_to_units(src: &[u8], big_endian: bool, dst: &mut Slots<u16>) -> (usize, usize) {
-    bytes_to_units_with(kernel(), src, big_endian, dst)
+    bytes_to_units_with(level(), src, big_endian, dst)
 }
 
-/// Runs `simd`, then the scalar twin over a bounded stretch (one character that stopped
-/// the vector code, or the tail), and again, until neither makes progress.
+/// Goes on from the vector kernel's first result `first` (bytes read, output written):
+/// the scalar twin over a bounded stretch (one character that stopped the vector code, or
+/// the tail), then the vector kernel again, until neither makes progress.
 // Bounds: `read` and `written` are sums of what the kernels report (bytes of
 // `src[read..]` read, units of `dst[written..]` written), so `read <= src.len()` and
 // `written <= dst.len()`. `end` is `src.len()` or `read + 64` (no overflow: `read` is at
@@ -63,25 +65,16 @@ pub(crate) fn bytes_to_units(src: &[u8], big_endian: bool, dst: &mut Slots<u16>)
 // two lengths of parts of one slice.
 #[inline(always)]
 #[allow(clippy::indexing_slicing, clippy::arithmetic_side_effects)]
-// Unused on targets whose only kernel is the scalar twin (big-endian ones).
-#[cfg_attr(
-    not(any(
-        target_arch = "x86_64",
-        all(target_arch = "aarch64", target_endian = "little")
-    )),
-    allow(dead_code)
-)]
-fn alternate<T>(
+pub(super) fn alternate<T>(
     src: &[u8],
     dst: &mut Slots<T>,
+    first: (usize, usize),
     mut simd: impl FnMut(&[u8], &mut Slots<T>) -> (usize, usize),
     scalar: impl Fn(&[u8], &mut Slots<T>) -> (usize, usize),
 ) -> (usize, usize) {
-    let (mut read, mut written) = (0, 0);
+    let (mut read, mut written) = first;
+    let mut r = first.0;
     loop {
-        let (r, w) = simd(&src[read..], &mut dst[written..]);
-        read += r;
-        written += w;
         let end = src.len().min(read + 64);
         let (r2, w2) = scalar(&src[read..end], &mut dst[written..]);
         read += r2;
@@ -91,97 +84,50 @@ fn alternate<T>(
         if read == src.len() || r + r2 == 0 || (read < end && end - read >= 4) {
             return (read, written);
         }
+        let w;
+        (r, w) = simd(&src[read..], &mut dst[written..]);
+        read += r;
+        written += w;
     }
 }
 
 pub(crate) fn bytes_to_utf8_with(
-    k: Kernel,
+    k: &Level,
     src: &[u8],
     big_endian: bool,
     dst: &mut Slots<u8>,
 ) -> (usize, usize) {
-    // (Unused on targets whose only kernel is the scalar twin, such as big-endian ones.)
-    #[allow(unused_variables)]
     let scalar = |s: &[u8], d: &mut Slots<u8>| scalar::bytes_to_utf8(s, big_endian, d);
-    match k {
-        #[cfg(target_arch = "x86_64")]
-        Kernel::Avx512(_) => alternate(
+    let vector = |s: &[u8], d: &mut Slots<u8>| k.utf16_bytes_to_utf8(s, big_endian, d);
+    match vector(src, dst) {
+        Some(first) => alternate(
             src,
             dst,
-            // SAFETY: a `Kernel::Avx512` value exists only after its features were detected.
-            |s, d| unsafe { avx512::bytes_to_utf8(s, big_endian, d) },
+            first,
+            |s, d| vector(s, d).unwrap_or((0, 0)),
             scalar,
         ),
-        #[cfg(target_arch = "x86_64")]
-        Kernel::Avx2(_) => alternate(
-            src,
-            dst,
-            // SAFETY: a `Kernel::Avx2` value exists only after AVX2, BMI2 and POPCNT
-            // were detected.
-            |s, d| unsafe { avx2::bytes_to_utf8(s, big_endian, d) },
-            scalar,
-        ),
-        #[cfg(target_arch = "x86_64")]
-        Kernel::Sse4(_) => alternate(
-            src,
-            dst,
-            // SAFETY: a `Kernel::Sse4` value exists only after SSSE3, SSE4.1 and POPCNT
-            // were detected.
-            |s, d| unsafe { sse4::bytes_to_utf8(s, big_endian, d) },
-            scalar,
-        ),
-        #[cfg(target_arch = "x86_64")]
-        Kernel::Sse2 => alternate(
-            src,
-            dst,
-            |s, d| sse2::bytes_to_utf8(s, big_endian, d),
-            scalar,
-        ),
-        #[cfg(all(target_arch = "aarch64", target_endian = "little"))]
-        Kernel::Neon(_) => alternate(
-            src,
-            dst,
-            |s, d| neon::bytes_to_utf8(s, big_endian, d),
-            scalar,
-        ),
-        // The rest: the scalar twin.
-        _ => scalar::bytes_to_utf8(src, big_endian, dst),
+        None => scalar(src, dst),
     }
 }
 
 pub(crate) fn bytes_to_units_with(
-    k: Kernel,
+    k: &Level,
     src: &[u8],
     big_endian: bool,
     dst: &mut Slots<u16>,
 ) -> (usize, usize) {
-    // (Unused on targets whose only kernel is the scalar twin, such as big-endian ones.)
-    #[allow(unused_variables)]
     let scalar = |s: &[u8], d: &mut Slots<u16>| scalar::bytes_to_units(s, big_endian, d);
-    match k {
-        #[cfg(target_arch = "x86_64")]
-        Kernel::Avx2(_) | Kernel::Avx512(_) => alternate(
+    let vector = |s: &[u8], d: &mut Slots<u16>| k.utf16_bytes_to_units(s, big_endian, d);
+    match vector(src, dst) {
+        Some(first) => alternate(
             src,
             dst,
-            // SAFETY: a `Kernel::Avx2`/`Avx512` value exists only after AVX2 was detected.
-            |s, d| unsafe { avx2::bytes_to_units(s, big_endian, d) },
+            first,
+            |s, d| vector(s, d).unwrap_or((0, 0)),
             scalar,
         ),
-        #[cfg(target_arch = "x86_64")]
-        Kernel::Sse2 | Kernel::Sse4(_) => alternate(
-            src,
-            dst,
-            |s, d| sse2::bytes_to_units(s, big_endian, d),
-            scalar,
-        ),
-        #[cfg(all(target_arch = "aarch64", target_endian = "little"))]
-        Kernel::Neon(_) => alternate(
-            src,
-            dst,
-            |s, d| neon::bytes_to_units(s, big_endian, d),
-            scalar,
-        ),
-        _ => scalar::bytes_to_units(src, big_endian, dst),
+        None => scalar(src, dst),
     }
 }
 
@@ -189,7 +135,7 @@ pub(crate) fn bytes_to_units_with(
 pub(crate) mod scalar;
 
 #[cfg(target_arch = "x86_64")]
-mod sse2;
+pub(super) mod sse2;
 
 #[cfg(all(target_arch = "aarch64", target_endian = "little"))]
 pub(super) mod neon;

@@ -1,4 +1,4 @@
-use super::super::dispatch::available_kernels;
+use super::super::dispatch::available_levels;
 use super::*;
 use crate::simd::test_slots as slots;
 use alloc::vec::Vec;
@@ -93,7 +93,7 @@ fn samples() -> Vec<Vec<u16>> {
 #[test]
 fn every_kernel_matches_the_naive_oracle() {
     let step = if cfg!(miri) { 23 } else { 1 };
-    for k in available_kernels() {
+    for k in available_levels() {
         for text in samples()
             .into_iter()
             .take(if cfg!(miri) { 3 } else { usize::MAX })

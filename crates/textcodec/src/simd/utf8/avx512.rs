@@ -11,7 +11,8 @@ use core::arch::x86_64::*;
 // sum can overflow. `i - 1`, `i - 2`, `i - 3` are taken only when `i >= 3`; `src[i..i +
 // 32]` is within `i + 33`; `32 - leading_zeros` of a `u32` is 0..=32.
 #[allow(clippy::indexing_slicing, clippy::arithmetic_side_effects)]
-pub(crate) unsafe fn to_utf16(src: &[u8], dst: &mut Slots<u16>) -> (usize, usize) {
+pub(crate) unsafe fn to_utf16(src: &str, dst: &mut Slots<u16>) -> (usize, usize) {
+    let src = src.as_bytes();
     // Payload mask by high nibble: ASCII 7 bits, continuation 6, 2-byte lead 5,
     // 3-byte lead 4, 4-byte lead 3.
     const PAYLOAD: [u8; 16] = [

@@ -39,6 +39,26 @@ const BY_LOW_SIX: [[u8; 64]; 3] = {
     t
 };
 
+/// [`to_utf16`] validating: for any bytes.
+///
+/// # Safety
+/// The CPU must support AVX2, BMI2, POPCNT and AVX-512 F/BW/VL/VBMI/VBMI2.
+#[target_feature(enable = "avx2,bmi2,popcnt,avx512f,avx512bw,avx512vl,avx512vbmi,avx512vbmi2")]
+pub(crate) unsafe fn validate_to_utf16(src: &[u8], dst: &mut Slots<u16>) -> (usize, usize) {
+    // SAFETY: the same CPU features.
+    unsafe { to_utf16::<true>(src, dst) }
+}
+
+/// [`to_utf16`] of a `str`, not validating.
+///
+/// # Safety
+/// The CPU must support AVX2, BMI2, POPCNT and AVX-512 F/BW/VL/VBMI/VBMI2.
+#[target_feature(enable = "avx2,bmi2,popcnt,avx512f,avx512bw,avx512vl,avx512vbmi,avx512vbmi2")]
+pub(crate) unsafe fn valid_to_utf16(src: &str, dst: &mut Slots<u16>) -> (usize, usize) {
+    // SAFETY: the same CPU features; `src` is a `str`, so valid UTF-8.
+    unsafe { to_utf16::<false>(src.as_bytes(), dst) }
+}
+
 /// Converts (and, if `VALIDATE`, validates) `src` to UTF-16 into `dst`, whole
 /// characters only. Returns (bytes of `src` read, units written): `src[..read]` is
 /// valid UTF-8 and ends on a character boundary, and `dst[..written]` is its UTF-16.
@@ -58,10 +78,7 @@ const BY_LOW_SIX: [[u8; 64]; 3] = {
 // and then `i >= 64`. `boundary_before(src, x)`
 // returns a value in `x - 3 ..= x` for `x <= src.len()`, so `start <= end`.
 #[allow(clippy::indexing_slicing, clippy::arithmetic_side_effects)]
-pub(crate) unsafe fn to_utf16<const VALIDATE: bool>(
-    src: &[u8],
-    dst: &mut Slots<u16>,
-) -> (usize, usize) {
+unsafe fn to_utf16<const VALIDATE: bool>(src: &[u8], dst: &mut Slots<u16>) -> (usize, usize) {
     if src.len() < 64 {
         return (0, 0);
     }

@@ -12,31 +12,18 @@
     clippy::arithmetic_side_effects
 )]
 
-use super::dispatch::{kernel, Kernel};
+use super::dispatch::level;
+use super::level::Level;
 use crate::simd::Slots;
 
 /// Length of the longest prefix of `src` that is valid UTF-8 (whole characters only).
 #[inline]
 pub(crate) fn valid_prefix_len(src: &[u8]) -> usize {
-    valid_prefix_len_with(kernel(), src)
+    valid_prefix_len_with(level(), src)
 }
 
-pub(crate) fn valid_prefix_len_with(k: Kernel, src: &[u8]) -> usize {
-    match k {
-        // SAFETY: a `Kernel::Avx2` value exists only after AVX2 was detected.
-        #[cfg(target_arch = "x86_64")]
-        Kernel::Avx2(_) => unsafe { avx2::valid_prefix_len(src) },
-        // SAFETY: a `Kernel::Avx512` value exists only after its features were detected.
-        #[cfg(target_arch = "x86_64")]
-        Kernel::Avx512(_) => unsafe { avx512_validation::valid_prefix_len(src) },
-        // SAFETY: a `Kernel::Sse4` value exists only after SSSE3 and SSE4.1 were detected.
-        #[cfg(target_arch = "x86_64")]
-        Kernel::Sse4(_) => unsafe { sse4::valid_prefix_len(src) },
-        #[cfg(all(target_arch = "aarch64", target_endian = "little"))]
-        Kernel::Neon(_) => neon::valid_prefix_len(src),
-        // SSE2 and the rest: `core::str::from_utf8`.
-        _ => scalar::valid_prefix_len(src),
-    }
+pub(crate) fn valid_prefix_len_with(k: &Level, src: &[u8]) -> usize {
+    k.utf8_valid_prefix_len(src)
 }
 
 /// Copies the longest valid UTF-8 prefix of `src` to the start of `dst` in one pass
@@ -47,28 +34,15 @@ pub(crate) fn valid_prefix_len_with(k: Kernel, src: &[u8]) -> usize {
 /// copies in two passes. Nothing past the returned length is written.
 #[inline]
 pub(crate) fn copy_valid_prefix(src: &[u8], dst: &mut Slots<u8>) -> Option<usize> {
-    copy_valid_prefix_with(kernel(), src, dst)
+    copy_valid_prefix_with(level(), src, dst)
 }
 
-pub(crate) fn copy_valid_prefix_with(k: Kernel, src: &[u8], dst: &mut Slots<u8>) -> Option<usize> {
-    let d = super::out_ptr(dst);
-    let gap = (d as usize).wrapping_sub(src.as_ptr() as usize) % 4096;
+pub(crate) fn copy_valid_prefix_with(k: &Level, src: &[u8], dst: &mut Slots<u8>) -> Option<usize> {
+    let gap = (super::out_ptr(dst) as usize).wrapping_sub(src.as_ptr() as usize) % 4096;
     if dst.len() < src.len() || (1..192).contains(&gap) {
         return None;
     }
-    match k {
-        // SAFETY: a `Kernel::Avx2` value exists only after AVX2 was detected; `dst` holds
-        // `src.len()` bytes or more, and a `&mut` cannot overlap the shared `src`.
-        #[cfg(target_arch = "x86_64")]
-        Kernel::Avx2(_) => Some(unsafe { avx2::copy_valid_prefix(src, d) }),
-        // SAFETY: a `Kernel::Sse4` value exists only after SSSE3 and SSE4.1 were
-        // detected; `dst` as above.
-        #[cfg(target_arch = "x86_64")]
-        Kernel::Sse4(_) => Some(unsafe { sse4::copy_valid_prefix(src, d) }),
-        // AVX-512 validates 128 bytes per step in its own loop, and NEON's speed cannot be
-        // measured here: both validate, then copy.
-        _ => None,
-    }
+    k.utf8_copy_valid_prefix(src, dst)
 }
 
 /// Validates and converts a prefix of `src` to UTF-16 in one pass where the kernel has a
@@ -79,28 +53,24 @@ pub(crate) fn copy_valid_prefix_with(k: Kernel, src: &[u8], dst: &mut Slots<u8>)
 /// [`to_utf16`]. `dst` past `written` may be overwritten.
 #[inline]
 pub(crate) fn validate_to_utf16(src: &[u8], dst: &mut Slots<u16>) -> (usize, usize) {
-    validate_to_utf16_with(kernel(), src, dst)
+    validate_to_utf16_with(level(), src, dst)
 }
 
 pub(crate) fn validate_to_utf16_with(
-    k: Kernel,
+    k: &Level,
     src: &[u8],
     dst: &mut Slots<u16>,
 ) -> (usize, usize) {
-    match k {
-        // SAFETY: a `Kernel::Avx512` value exists only after its features were detected.
-        #[cfg(target_arch = "x86_64")]
-        Kernel::Avx512(_) => unsafe { avx512_fused::to_utf16::<true>(src, dst) },
-        // No byte shuffle (SSE2) or no vectors: one scalar pass, which is cheaper than
-        // validating first and converting after; ASCII runs go to the level's widening.
-        #[cfg(target_arch = "x86_64")]
-        Kernel::Sse2 => with_ascii_runs(k, src, dst),
-        Kernel::Scalar => with_ascii_runs(k, src, dst),
-        // The other levels validate first, then convert (unreachable on targets that have
-        // no other level).
-        #[allow(unreachable_patterns)]
-        _ => (0, 0),
+    if let Some(done) = k.utf8_validate_to_utf16(src, dst) {
+        return done;
     }
+    if k.has_utf8_to_utf16() {
+        // A level with a vector transcoder validates first, then converts.
+        return (0, 0);
+    }
+    // No byte shuffle (SSE2) or no vectors: one scalar pass, which is cheaper than
+    // validating first and converting after; ASCII runs go to the level's widening.
+    with_ascii_runs(k, src, dst)
 }
 
 /// [`scalar::validate_to_utf16`], with the runs of 16 ASCII bytes or more it stops at
@@ -108,10 +78,10 @@ pub(crate) fn validate_to_utf16_with(
 // Bounds: `read` and `written` are sums of what the two report (bytes of `src[read..]`
 // read, units of `dst[written..]` written), so they stay within the slices.
 #[allow(clippy::indexing_slicing, clippy::arithmetic_side_effects)]
-fn with_ascii_runs(k: Kernel, src: &[u8], dst: &mut Slots<u16>) -> (usize, usize) {
+fn with_ascii_runs(k: &Level, src: &[u8], dst: &mut Slots<u16>) -> (usize, usize) {
     let (mut read, mut written) = (0, 0);
     loop {
-        let n = super::ascii::widen_ascii_with(k, &src[read..], &mut dst[written..]);
+        let n = k.widen_ascii(&src[read..], &mut dst[written..]);
         read += n;
         written += n;
         let (r, w) = scalar::validate_to_utf16(&src[read..], &mut dst[written..]);
@@ -127,7 +97,7 @@ fn with_ascii_runs(k: Kernel, src: &[u8], dst: &mut Slots<u16>) -> (usize, usize
 /// Returns (bytes of `src` read, units written).
 #[inline]
 pub(crate) fn to_utf16(src: &str, dst: &mut Slots<u16>) -> (usize, usize) {
-    to_utf16_with(kernel(), src, dst)
+    to_utf16_with(level(), src, dst)
 }
 
 /// [`to_utf16`] into an initialised buffer.
@@ -140,58 +110,32 @@ pub(crate) fn to_utf16_initialised(src: &str, dst: &mut [u16]) -> (usize, usize)
 // Bounds: `read` and `written` are sums of what the kernels report (bytes of
 // `src[read..]` read and units of `dst[written..]` written), so `read <= src.len()` and
 // `written <= dst.len()`, and `read` is always a character boundary (the kernels stop on
-// one). `end` lies in `read..=src.len()` and is a character boundary too: AVX-512 backs
-// it up from `min(src.len(), read + 64)` to one, never past `read`; AVX2/SSE2 take the
-// next ASCII byte or the end. So `src[read..end]` is a valid `str` slice, the scalar twin
-// reads within it, and `n + r`, `r + r2` add lengths of parts of one slice.
+// one). `end` is the next ASCII byte or the end, a character boundary in
+// `read..=src.len()`, so `src[read..end]` is a valid `str` slice and `n + r` adds lengths
+// of parts of one slice.
 #[allow(clippy::indexing_slicing, clippy::arithmetic_side_effects)]
-pub(crate) fn to_utf16_with(k: Kernel, src: &str, dst: &mut Slots<u16>) -> (usize, usize) {
-    match k {
-        #[cfg(target_arch = "x86_64")]
-        Kernel::Avx512(_) => {
-            // SAFETY: a `Kernel::Avx512` value exists only after its features were
-            // detected; `src` is a `str`, so valid UTF-8.
-            let (read, written) = unsafe { avx512_fused::to_utf16::<false>(src.as_bytes(), dst) };
-            with_scalar_stretches(src, dst, read, written, |s, d| {
-                // SAFETY: as above; `s` is a suffix of `src` from a character boundary.
-                unsafe { avx512::to_utf16(s, d) }
-            })
+pub(crate) fn to_utf16_with(k: &Level, src: &str, dst: &mut Slots<u16>) -> (usize, usize) {
+    let (read, written) = k.utf8_to_utf16_blocks(src, dst).unwrap_or((0, 0));
+    if k.has_utf8_to_utf16() {
+        return with_scalar_stretches(src, dst, read, written, |s, d| {
+            k.utf8_to_utf16(s, d).unwrap_or((0, 0))
+        });
+    }
+    // No vector transcoder: ASCII runs go to the level's widening, the rest to the scalar
+    // twin, a stretch up to the next ASCII byte at a time.
+    let (mut read, mut written) = (read, written);
+    loop {
+        let n = k.widen_ascii(&src.as_bytes()[read..], &mut dst[written..]);
+        read += n;
+        written += n;
+        let rest = &src.as_bytes()[read..];
+        let end = read + rest.iter().position(|&b| b < 0x80).unwrap_or(rest.len());
+        let (r, w) = scalar::to_utf16(&src[read..end], &mut dst[written..]);
+        read += r;
+        written += w;
+        if read < end || read == src.len() || n + r == 0 {
+            return (read, written);
         }
-        #[cfg(target_arch = "x86_64")]
-        Kernel::Avx2(_) => with_scalar_stretches(src, dst, 0, 0, |s, d| {
-            // SAFETY: a `Kernel::Avx2` value exists only after AVX2, BMI2 and POPCNT were
-            // detected; `s` is a suffix of the `str` from a character boundary.
-            unsafe { transcode_avx2::to_utf16(s, d) }
-        }),
-        #[cfg(target_arch = "x86_64")]
-        Kernel::Sse4(_) => with_scalar_stretches(src, dst, 0, 0, |s, d| {
-            // SAFETY: a `Kernel::Sse4` value exists only after SSSE3, SSE4.1 and POPCNT
-            // were detected; `s` is a suffix of the `str` from a character boundary.
-            unsafe { transcode_sse4::to_utf16(s, d) }
-        }),
-        #[cfg(all(target_arch = "aarch64", target_endian = "little"))]
-        Kernel::Neon(_) => with_scalar_stretches(src, dst, 0, 0, transcode_neon::to_utf16),
-        #[cfg(target_arch = "x86_64")]
-        Kernel::Sse2 => {
-            let mut read = 0;
-            let mut written = 0;
-            loop {
-                let n =
-                    super::ascii::widen_ascii_with(k, &src.as_bytes()[read..], &mut dst[written..]);
-                read += n;
-                written += n;
-                // Up to the next ASCII byte (a character boundary).
-                let rest = &src.as_bytes()[read..];
-                let end = read + rest.iter().position(|&b| b < 0x80).unwrap_or(rest.len());
-                let (r, w) = scalar::to_utf16(&src[read..end], &mut dst[written..]);
-                read += r;
-                written += w;
-                if read < end || read == src.len() || n + r == 0 {
-                    return (read, written);
-                }
-            }
-        }
-        _ => scalar::to_utf16(src, dst),
     }
 }
 
@@ -202,19 +146,15 @@ pub(crate) fn to_utf16_with(k: Kernel, src: &str, dst: &mut Slots<u16>) -> (usiz
 // report, `end` lies in `read..=src.len()` on a character boundary.
 #[allow(clippy::indexing_slicing, clippy::arithmetic_side_effects)]
 #[inline(always)]
-#[cfg(any(
-    target_arch = "x86_64",
-    all(target_arch = "aarch64", target_endian = "little")
-))]
 fn with_scalar_stretches(
     src: &str,
     dst: &mut Slots<u16>,
     mut read: usize,
     mut written: usize,
-    mut simd: impl FnMut(&[u8], &mut Slots<u16>) -> (usize, usize),
+    mut simd: impl FnMut(&str, &mut Slots<u16>) -> (usize, usize),
 ) -> (usize, usize) {
     loop {
-        let (r, w) = simd(&src.as_bytes()[read..], &mut dst[written..]);
+        let (r, w) = simd(&src[read..], &mut dst[written..]);
         read += r;
         written += w;
         let mut end = src.len().min(read + 64);
@@ -246,7 +186,7 @@ pub(crate) mod scalar;
 mod lookup;
 
 #[cfg(target_arch = "x86_64")]
-mod avx2;
+pub(super) mod avx2;
 
 /// The packing table and window arithmetic of the SSE4 and AVX2 transcoders.
 #[cfg(any(
@@ -256,25 +196,25 @@ mod avx2;
 pub(in crate::simd) mod pack;
 
 #[cfg(target_arch = "x86_64")]
-mod transcode_avx2;
+pub(super) mod transcode_avx2;
 
 #[cfg(target_arch = "x86_64")]
-mod transcode_sse4;
+pub(super) mod transcode_sse4;
 
 #[cfg(target_arch = "x86_64")]
-mod sse4;
+pub(super) mod sse4;
 
 #[cfg(all(target_arch = "aarch64", target_endian = "little"))]
-mod neon;
+pub(super) mod neon;
 
 #[cfg(all(target_arch = "aarch64", target_endian = "little"))]
-mod transcode_neon;
+pub(super) mod transcode_neon;
 
 /// The same with 64-byte AVX-512 vectors; the table lookups are `vpermb` (its index is
 /// the low six bits, and the 16-entry tables are repeated four times), which needs no
 /// masking of the nibbles.
 #[cfg(target_arch = "x86_64")]
-mod avx512_validation;
+pub(super) mod avx512_validation;
 
 /// The block loop of the lookup validators (SSE4, AVX2, NEON): `step(p, incomplete)`
 /// checks the 64 bytes at `p` (reading the 3 before them too), given whether the bytes
@@ -375,7 +315,7 @@ fn finish(src: &[u8], i: usize) -> usize {
 /// work is the output count; when a 4-byte character's third byte is the window's last,
 /// the next window starts at that character instead.
 #[cfg(target_arch = "x86_64")]
-mod avx512;
+pub(super) mod avx512;
 
 /// The longest character boundary at or before `i`, given that every character ending
 /// before `i` is valid (it looks at most three bytes back: the character that contains
@@ -426,7 +366,7 @@ fn boundary_before(src: &[u8], i: usize) -> usize {
 /// Blocks advance by 64 bytes, so a character straddling a block's end is converted by the
 /// next block, which sees all of its bytes through the offset loads.
 #[cfg(target_arch = "x86_64")]
-mod avx512_fused;
+pub(super) mod avx512_fused;
 
 #[cfg(test)]
 // Bounds: test code over small buffers it builds itself; an out-of-range index, an

@@ -2,6 +2,7 @@
 //! (`avx2.rs`, tables in `lookup.rs`), 16 bytes per `pshufb` step, 64 bytes per loop.
 
 use super::lookup::{CUR_HIGH, INCOMPLETE_MAX, PREV_HIGH, PREV_LOW};
+use crate::simd::Slots;
 use core::arch::x86_64::*;
 
 struct Tables {
@@ -105,14 +106,23 @@ pub(crate) unsafe fn valid_prefix_len(src: &[u8]) -> usize {
     unsafe { super::blocks(src, None, |p, incomplete| step(&t, p, incomplete)) }
 }
 
-/// [`valid_prefix_len`], copying the valid prefix to `dst` in the same pass.
+/// [`valid_prefix_len`] of `src[..dst.len()]` (all of `src` when it fits), copying the
+/// valid prefix to `dst` in the same pass; nothing past it is written.
 ///
 /// # Safety
-/// The CPU must support SSSE3 and SSE4.1; `dst` must be valid for writes of `src.len()`
-/// bytes and not overlap `src`.
+/// The CPU must support SSSE3 and SSE4.1.
 #[target_feature(enable = "ssse3,sse4.1")]
-pub(crate) unsafe fn copy_valid_prefix(src: &[u8], dst: *mut u8) -> usize {
+// Bounds: `n <= src.len()` by construction.
+#[allow(clippy::indexing_slicing)]
+pub(crate) unsafe fn copy_valid_prefix(src: &[u8], dst: &mut Slots<u8>) -> usize {
+    let n = src.len().min(dst.len());
+    let src = &src[..n];
     let t = tables();
-    // SAFETY: as in `valid_prefix_len`; the caller's guarantee on `dst` is `blocks`'s.
-    unsafe { super::blocks(src, Some(dst), |p, incomplete| step(&t, p, incomplete)) }
+    // SAFETY: as in `valid_prefix_len`; `dst` holds `src.len()` writable slots or more,
+    // and a `&mut` cannot overlap the shared `src`.
+    unsafe {
+        super::blocks(src, Some(crate::simd::out_ptr(dst)), |p, incomplete| {
+            step(&t, p, incomplete)
+        })
+    }
 }

@@ -1,4 +1,5 @@
-use super::super::dispatch::available_kernels;
+use super::super::dispatch::available_levels;
+use super::super::level::Level;
 use super::*;
 use crate::simd::test_slots as slots;
 use alloc::vec::Vec;
@@ -57,7 +58,7 @@ fn naive_valid_prefix(src: &[u8]) -> usize {
 /// `valid_prefix_len_with(k, src)`, checking on the way that the one-pass copy (where
 /// the level has one) finds the same length, copies exactly that prefix, and writes
 /// nothing past it.
-fn valid_prefix_checking_copy(k: Kernel, src: &[u8]) -> usize {
+fn valid_prefix_checking_copy(k: &Level, src: &[u8]) -> usize {
     let n = valid_prefix_len_with(k, src);
     let mut dst = alloc::vec![0xAAu8; src.len() + 8];
     if let Some(copied) = copy_valid_prefix_with(k, src, slots(&mut dst[..src.len()])) {
@@ -159,7 +160,7 @@ const BAD: &[&[u8]] = &[
 #[test]
 fn validation_matches_the_naive_oracle() {
     let (step, lens) = if cfg!(miri) { (37, 70) } else { (1, 200) };
-    for k in available_kernels() {
+    for k in available_levels() {
         for text in samples()
             .into_iter()
             .take(if cfg!(miri) { 3 } else { usize::MAX })
@@ -197,7 +198,7 @@ fn one_pass_copy_takes_every_layout_but_the_aliasing_ones() {
     let mut arena = alloc::vec![0u8; 3 * 4096 + text.len()];
     let src_at = 4096 - (arena.as_ptr() as usize % 4096);
     arena[src_at..src_at + text.len()].copy_from_slice(&text);
-    for k in available_kernels() {
+    for k in available_levels() {
         for gap in [0usize, 1, 64, 191, 192, 256, 2048, 4032, 4095] {
             let dst_at = src_at + text.len().next_multiple_of(4096) + gap;
             let (head, tail) = arena.split_at_mut(dst_at);
@@ -226,7 +227,7 @@ fn validation_matches_the_oracle_on_every_short_sequence() {
     let interesting: Vec<u8> = (0..=255u8)
         .filter(|b| b % 16 == 0 || b % 16 == 15 || matches!(b, 0xC1..=0xC2 | 0xDF..=0xE1 | 0xEC..=0xEE | 0xF3..=0xF5 | 0x8F..=0x90 | 0x9F..=0xA0))
         .collect();
-    for k in available_kernels() {
+    for k in available_levels() {
         for pad in [0usize, 29, 30, 31, 32, 33, 61, 62, 63, 64, 65] {
             let mut buf = alloc::vec![b'.'; pad];
             let mut dst = alloc::vec![0u16; pad + 80];
@@ -259,7 +260,7 @@ fn validation_matches_the_oracle_on_every_short_sequence() {
 #[test]
 fn to_utf16_handles_characters_straddling_every_window_position() {
     let pads = if cfg!(miri) { 0..3 } else { 0..70 };
-    for k in available_kernels() {
+    for k in available_levels() {
         for pad in pads.clone() {
             for piece in ["é", "€", "😀"] {
                 let mut s = alloc::string::String::from("a").repeat(pad);
@@ -283,7 +284,7 @@ fn to_utf16_handles_characters_straddling_every_window_position() {
 #[test]
 fn to_utf16_matches_the_naive_oracle() {
     let step = if cfg!(miri) { 17 } else { 1 };
-    for k in available_kernels() {
+    for k in available_levels() {
         for text in samples()
             .into_iter()
             .take(if cfg!(miri) { 3 } else { usize::MAX })
@@ -361,7 +362,7 @@ fn runs() -> Vec<Vec<u8>> {
 #[test]
 fn validate_to_utf16_matches_the_naive_oracle() {
     let step = if cfg!(miri) { 61 } else { 1 };
-    for k in available_kernels() {
+    for k in available_levels() {
         for text in runs().into_iter().chain(samples()) {
             for start in 0..3 {
                 let text = &text[start..];
@@ -405,7 +406,7 @@ fn validate_to_utf16_matches_the_naive_oracle() {
 
 #[test]
 fn to_utf16_matches_the_oracle_on_runs() {
-    for k in available_kernels() {
+    for k in available_levels() {
         for text in runs() {
             for start in 0..4 {
                 let Ok(s) = core::str::from_utf8(&text[start..]) else {

@@ -39,7 +39,8 @@ fn units_16(b: __m256i, n1: __m256i, n2: __m256i) -> __m256i {
 // `written` by at most 32 while `written + 32 <= dst.len()`, so neither passes its
 // slice's length and the sums cannot overflow.
 #[allow(clippy::arithmetic_side_effects)]
-pub(crate) unsafe fn to_utf16(src: &[u8], dst: &mut Slots<u16>) -> (usize, usize) {
+pub(crate) unsafe fn to_utf16(src: &str, dst: &mut Slots<u16>) -> (usize, usize) {
+    let src = src.as_bytes();
     let (mut read, mut written) = (0, 0);
     while read + 64 <= src.len() && written + 32 <= dst.len() {
         // SAFETY: `read + 64 <= src.len()`: the loads read within `src[read..read + 34]`;

@@ -48,7 +48,8 @@ fn units_8(b: uint16x8_t, n1: uint16x8_t, n2: uint16x8_t) -> uint16x8_t {
 // `written` by at most 16 while `written + 16 <= dst.len()`, so neither passes its
 // slice's length and the sums cannot overflow; the table index is a byte mask (< 256).
 #[allow(clippy::arithmetic_side_effects, clippy::indexing_slicing)]
-pub(crate) fn to_utf16(src: &[u8], dst: &mut Slots<u16>) -> (usize, usize) {
+pub(crate) fn to_utf16(src: &str, dst: &mut Slots<u16>) -> (usize, usize) {
+    let src = src.as_bytes();
     let (mut read, mut written) = (0, 0);
     while read + 32 <= src.len() && written + 16 <= dst.len() {
         // SAFETY: NEON is part of every aarch64 target; `read + 32 <= src.len()`: the

@@ -35,7 +35,8 @@ fn units_8(b: __m128i, n1: __m128i, n2: __m128i) -> __m128i {
 // `written` by at most 16 while `written + 16 <= dst.len()`, so neither passes its
 // slice's length and the sums cannot overflow.
 #[allow(clippy::arithmetic_side_effects)]
-pub(crate) unsafe fn to_utf16(src: &[u8], dst: &mut Slots<u16>) -> (usize, usize) {
+pub(crate) unsafe fn to_utf16(src: &str, dst: &mut Slots<u16>) -> (usize, usize) {
+    let src = src.as_bytes();
     let (mut read, mut written) = (0, 0);
     while read + 32 <= src.len() && written + 16 <= dst.len() {
         // SAFETY: `read + 32 <= src.len()`: the loads read within `src[read..read + 18]`;
