@@ -22,6 +22,11 @@
 //! per second of the thread's CPU time, detector calls only (one `detect` per sample, the
 //! detector created inside the timed loop), median of `--rounds` passes.
 //!
+//! With textcodec, `details-textcodec.tsv` also has each guess's margin, confidence,
+//! language and binary verdict (for `scripts/fit-detect-calibration.py`), and
+//! `--samples FILE` reads another sample file (e.g. `detect-calibration/samples.tsv`)
+//! and only writes those details (`--details-only`).
+//!
 //! Run: `cargo bench -p textcodec-bench --bench detect_accuracy [-- --rounds N --dir DIR]`.
 
 use std::fs;
@@ -52,6 +57,49 @@ fn chardetng_guess(bytes: &[u8]) -> Option<Encoding> {
 fn textcodec_guess(bytes: &[u8]) -> Option<Encoding> {
     let guess = textcodec::detect::detect(bytes, &textcodec::detect::Hints::new());
     Some(guess.encoding)
+}
+
+/// One line of `details-textcodec.tsv` per sample.
+#[cfg(all(feature = "textcodec-detect", textcodec_has_detect))]
+fn write_details(path: &Path, samples: &[Sample], truth: &[String]) {
+    use textcodec::detect::{detect, Hints};
+    let mut out = fs::File::create(path).expect("details file");
+    writeln!(
+        out,
+        "id\tguess\tcorrect\tscore\tmargin\tconfidence\tlanguage\tbinary\tascii_only\tsecond\tsecond_correct\tsecond_confidence"
+    )
+    .unwrap();
+    let hints = Hints::new();
+    for (s, want) in samples.iter().zip(truth) {
+        let mut detector = textcodec::detect::Detector::new();
+        detector.feed(&s.bytes, true);
+        let g = detector.guess(&hints);
+        debug_assert_eq!(g, detect(&s.bytes, &hints));
+        let right = |e: Encoding| decode_without_bom(e, &s.bytes).0 == *want;
+        // The best candidate that decodes differently from the guess.
+        let ranking = detector.ranking(&hints);
+        let guess_text = decode_without_bom(g.encoding, &s.bytes).0;
+        let second = ranking
+            .iter()
+            .find(|c| !c.disqualified && decode_without_bom(c.encoding, &s.bytes).0 != guess_text);
+        writeln!(
+            out,
+            "{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}",
+            s.id,
+            g.encoding.name(),
+            right(g.encoding) as u8,
+            g.score,
+            g.margin,
+            g.confidence,
+            g.language.map_or("-", |l| l.code()),
+            g.binary.map_or("-", |b| b.name()),
+            g.ascii_only as u8,
+            second.map_or("-", |c| c.encoding.name()),
+            second.is_some_and(|c| right(c.encoding)) as u8,
+            second.map_or(0.0, |c| c.confidence),
+        )
+        .unwrap();
+    }
 }
 
 fn detectors() -> Vec<Detector> {
@@ -116,6 +164,8 @@ fn main() {
     let mut dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../detect-eval");
     let mut out = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../target/detect-eval");
     let mut rounds = 5usize;
+    let mut samples_file: Option<PathBuf> = None;
+    let mut details_only = false;
     let mut args = std::env::args().skip(1);
     while let Some(a) = args.next() {
         match a.as_str() {
@@ -127,12 +177,18 @@ fn main() {
                     .and_then(|n| n.parse().ok())
                     .expect("--rounds N")
             }
+            "--samples" => samples_file = Some(args.next().expect("--samples FILE").into()),
+            "--details-only" => details_only = true,
             "--bench" => {}
             other => eprintln!("ignoring argument {other}"),
         }
     }
-    let samples = load(&dir.join("samples.tsv"));
-    let large = load(&dir.join("large.tsv"));
+    let samples = load(&samples_file.unwrap_or_else(|| dir.join("samples.tsv")));
+    let large = if details_only {
+        Vec::new()
+    } else {
+        load(&dir.join("large.tsv"))
+    };
     fs::create_dir_all(&out).expect("create output dir");
     eprintln!("{} samples, {} large inputs", samples.len(), large.len());
 
@@ -150,6 +206,12 @@ fn main() {
         })
         .collect();
 
+    #[cfg(all(feature = "textcodec-detect", textcodec_has_detect))]
+    write_details(&out.join("details-textcodec.tsv"), &samples, &truth);
+    if details_only {
+        eprintln!("wrote {}", out.join("details-textcodec.tsv").display());
+        return;
+    }
     let mut results = fs::File::create(out.join("results-rust.tsv")).expect("results file");
     writeln!(results, "detector\tid\tguess\tcorrect").unwrap();
     let mut speed = fs::File::create(out.join("speed-rust.tsv")).expect("speed file");

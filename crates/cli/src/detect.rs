@@ -97,6 +97,7 @@ pub fn run(args: DetectArgs) -> Result<(), Failure> {
         tld: args.tld.as_deref().map(str::as_bytes),
         allow_utf8: !args.no_utf8,
         locale: args.locale.as_deref(),
+        ..Hints::new()
     };
     let mut reports = Vec::new();
     let mut failed = false;

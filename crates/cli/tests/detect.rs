@@ -67,10 +67,18 @@ fn detect_json_ranking_and_disqualification() {
         let names: std::collections::BTreeSet<_> =
             ranking.iter().map(|c| c["encoding"].to_string()).collect();
         assert_eq!(names.len(), ranking.len());
-        // Disqualified candidates come last.
-        let first_out = ranking.iter().position(|c| c["disqualified"] == true);
-        assert_eq!(first_out.is_none(), seven_bit, "{report}");
-        let first_out = first_out.unwrap_or(ranking.len());
+        // Disqualified candidates come last: for the 7-bit bytes, only UTF-16 (printable
+        // ASCII and ESC bytes are never read as UTF-16).
+        let first_out = ranking
+            .iter()
+            .position(|c| c["disqualified"] == true)
+            .unwrap();
+        if seven_bit {
+            assert_eq!(ranking.len() - first_out, 2, "{report}");
+            assert!(ranking[first_out..]
+                .iter()
+                .all(|c| c["encoding"].as_str().unwrap().starts_with("UTF-16")));
+        }
         assert!(ranking[first_out..]
             .iter()
             .all(|c| c["disqualified"] == true));

@@ -2,7 +2,7 @@
 
 use proptest::prelude::*;
 use proptest::test_runner::TestCaseError;
-use textcodec::detect::{detect, Detector, Hints};
+use textcodec::detect::{detect, Binary, Detector, Hints};
 use textcodec::{
     encode_or_fail, BomHandling, DecodeErrorMode, DecodeStatus, Decoder, DecoderOptions,
     EncodeErrorMode, Encoder, Encoding,
@@ -102,7 +102,7 @@ fn empty_and_ascii() {
 }
 
 /// Every candidate of the ranking, in a fixed order.
-const CANDIDATES: usize = 36;
+const CANDIDATES: usize = 38;
 
 /// Whether `encoding`'s decoder (fatal) reports an error on the whole of `bytes`.
 fn decoder_errors(encoding: Encoding, bytes: &[u8]) -> bool {
@@ -124,14 +124,20 @@ fn check_exact(bytes: &[u8]) -> Result<(), TestCaseError> {
     let hints = Hints::new();
     let ranking = detector.ranking(&hints);
     prop_assert_eq!(ranking.len(), CANDIDATES);
-    // Disqualified exactly when the library's decoder errors.
+    // Disqualified exactly when the library's decoder errors (UTF-16 also when every
+    // byte is printable ASCII or ESC: such bytes are read as ASCII).
+    let ascii_text = bytes
+        .iter()
+        .all(|&b| b < 0x80 && !matches!(b, 0..=8 | 0x0B | 0x0E..=0x1A | 0x1C..=0x1F));
     for c in &ranking {
+        let utf16 = matches!(c.encoding, Encoding::Utf16Le | Encoding::Utf16Be);
         prop_assert_eq!(
             c.disqualified,
-            decoder_errors(c.encoding, bytes),
+            decoder_errors(c.encoding, bytes) || (utf16 && ascii_text),
             "{}",
             c.encoding
         );
+        prop_assert!(!c.excluded);
     }
     // Disqualified ones last; the guess is never an erroring candidate if another is not.
     let first_dead = ranking
@@ -187,11 +193,46 @@ fn encoded_sample() -> impl Strategy<Value = Vec<u8>> {
         })
 }
 
+/// A sample sentence in UTF-16LE or UTF-16BE without a byte order mark, possibly cut
+/// anywhere (an odd length rules UTF-16 out), or a binary format's signature followed by
+/// random bytes.
+fn utf16_or_binary() -> impl Strategy<Value = Vec<u8>> {
+    prop_oneof![
+        (
+            0..SAMPLES.len(),
+            any::<bool>(),
+            any::<prop::sample::Index>()
+        )
+            .prop_map(|(i, le, cut)| {
+                let units = SAMPLES[i].0.encode_utf16();
+                let bytes: Vec<u8> = if le {
+                    units.flat_map(u16::to_le_bytes).collect()
+                } else {
+                    units.flat_map(u16::to_be_bytes).collect()
+                };
+                let keep = bytes.len() - cut.index(bytes.len() / 4 + 1);
+                bytes[..keep].to_vec()
+            }),
+        (
+            0..SIGNATURES.len(),
+            proptest::collection::vec(any::<u8>(), 0..600)
+        )
+            .prop_map(|(i, tail)| {
+                let mut bytes = SIGNATURES[i].1.to_vec();
+                bytes.extend(tail);
+                bytes
+            }),
+    ]
+}
+
 /// Several samples (in their encodings) and random bytes end to end: long enough to cross
 /// step boundaries, where candidates far behind stop being scored.
 fn long_input() -> impl Strategy<Value = Vec<u8>> {
-    proptest::collection::vec(prop_oneof![3 => encoded_sample(), 1 => texty()], 4..40)
-        .prop_map(|parts| parts.concat())
+    proptest::collection::vec(
+        prop_oneof![3 => encoded_sample(), 1 => texty(), 1 => utf16_or_binary()],
+        4..40,
+    )
+    .prop_map(|parts| parts.concat())
 }
 
 proptest! {
@@ -218,9 +259,14 @@ proptest! {
         prop_assert_eq!(detector.guess(&Hints::new()), whole);
         let mut one = Detector::new();
         one.feed(&bytes, true);
-        let a: Vec<_> = detector.ranking(&Hints::new()).iter().map(|c| (c.encoding, c.score.to_bits())).collect();
-        let b: Vec<_> = one.ranking(&Hints::new()).iter().map(|c| (c.encoding, c.score.to_bits())).collect();
+        let a: Vec<_> = detector.ranking(&Hints::new()).iter().map(|c| (c.encoding, c.score.to_bits(), c.confidence.to_bits())).collect();
+        let b: Vec<_> = one.ranking(&Hints::new()).iter().map(|c| (c.encoding, c.score.to_bits(), c.confidence.to_bits())).collect();
         prop_assert_eq!(a, b);
+    }
+
+    #[test]
+    fn exact_on_utf16_and_binary(bytes in utf16_or_binary()) {
+        check_exact(&bytes)?;
     }
 
     #[test]
@@ -234,7 +280,7 @@ proptest! {
     }
 
     #[test]
-    fn any_split_gives_the_same_guess(bytes in prop_oneof![texty(), encoded_sample()],
+    fn any_split_gives_the_same_guess(bytes in prop_oneof![texty(), encoded_sample(), utf16_or_binary()],
                                       cuts in proptest::collection::vec(any::<prop::sample::Index>(), 0..6)) {
         let whole = detect(&bytes, &Hints::new());
         let mut points: Vec<usize> = cuts.iter().map(|c| c.index(bytes.len() + 1)).collect();
@@ -256,10 +302,10 @@ proptest! {
         detector.feed(b"", true);
         prop_assert_eq!(detector.guess(&Hints::new()), whole);
         let hints = Hints { tld: Some(b"ru"), ..Hints::new() };
-        let a: Vec<_> = detector.ranking(&hints).iter().map(|c| (c.encoding, c.score.to_bits(), c.disqualified)).collect();
+        let a: Vec<_> = detector.ranking(&hints).iter().map(|c| (c.encoding, c.score.to_bits(), c.disqualified, c.confidence.to_bits())).collect();
         let mut one = Detector::new();
         one.feed(&bytes, true);
-        let b: Vec<_> = one.ranking(&hints).iter().map(|c| (c.encoding, c.score.to_bits(), c.disqualified)).collect();
+        let b: Vec<_> = one.ranking(&hints).iter().map(|c| (c.encoding, c.score.to_bits(), c.disqualified, c.confidence.to_bits())).collect();
         prop_assert_eq!(a, b);
     }
 }
@@ -383,9 +429,12 @@ fn sniff_runs_the_detector_when_asked() {
         )
     );
     let guess = report.detection.expect("the detector ran");
-    assert!(report
-        .to_string()
-        .starts_with("windows-1251 (tentative): detection (score "));
+    let line = report.to_string();
+    assert!(
+        line.starts_with("windows-1251 (tentative): detection (confidence 0.9"),
+        "{line}"
+    );
+    assert!(line.contains(&format!("confidence {:.3}, score ", guess.confidence)));
     assert!(guess.margin > 0.0);
     // Plain text too; a <meta> still wins for HTML; ASCII leaves it to the locale.
     let plain = sniff(
@@ -522,4 +571,253 @@ fn english_page_words_do_not_favour_cjk_over_thai() {
         let guess = detect(&bytes, &Hints::new());
         assert_eq!(guess.encoding, Encoding::Windows874, "{text}: {guess:?}");
     }
+}
+
+/// The start of one file of each binary format the detector knows by its signature
+/// (written for these tests from the formats' published headers).
+const SIGNATURES: &[(Binary, &[u8])] = &[
+    (Binary::Png, b"\x89PNG\r\n\x1a\n\0\0\0\rIHDR\0\0\0\x10"),
+    (Binary::Gif, b"GIF89a\x10\0\x10\0\x80\0\0"),
+    (Binary::Jpeg, b"\xff\xd8\xff\xe0\0\x10JFIF\0\x01\x01"),
+    (Binary::Webp, b"RIFF\x24\0\0\0WEBPVP8 "),
+    (Binary::Pdf, b"%PDF-1.7\n%\xe2\xe3\xcf\xd3\n"),
+    (Binary::Zip, b"PK\x03\x04\x14\0\0\0\x08\0"),
+    (Binary::Gzip, b"\x1f\x8b\x08\0\0\0\0\0\0\x03"),
+    (Binary::Bzip2, b"BZh91AY&SY\x12\x34"),
+    (Binary::Xz, b"\xfd7zXZ\0\0\x04\xe6\xd6\xb4\x46"),
+    (Binary::Zstd, b"\x28\xb5\x2f\xfd\x24\x05"),
+    (Binary::SevenZip, b"7z\xbc\xaf\x27\x1c\0\x04"),
+    (Binary::Rar, b"Rar!\x1a\x07\x01\0"),
+    (Binary::Elf, b"\x7fELF\x02\x01\x01\0\0\0\0\0\0\0\0\0"),
+    (Binary::MachO, b"\xcf\xfa\xed\xfe\x07\0\0\x01"),
+    (Binary::Wasm, b"\0asm\x01\0\0\0"),
+    (Binary::Ogg, b"OggS\0\x02\0\0"),
+    (Binary::Flac, b"fLaC\0\0\0\x22"),
+    (Binary::Mp3, b"ID3\x04\0\0\0\0\x0f\x76"),
+    (Binary::Mp4, b"\0\0\0\x20ftypisom\0\0\x02\0"),
+    (Binary::Sqlite, b"SQLite format 3\0\x10\0"),
+];
+
+#[test]
+fn binary_formats_are_not_text() {
+    for &(format, head) in SIGNATURES {
+        // The signature alone, and followed by text: the start decides.
+        for tail in [&b""[..], b"plain text after the header, in ASCII"] {
+            let mut bytes = head.to_vec();
+            bytes.extend_from_slice(tail);
+            let guess = detect(&bytes, &Hints::new());
+            assert_eq!(guess.binary, Some(format), "{format}: {guess:?}");
+            assert_eq!(guess.confidence, 0.0);
+            assert!(!guess.ascii_only && guess.language.is_none());
+        }
+    }
+    // No signature, but the controls of binary data: a little-endian integer table, and
+    // pseudo-random bytes.
+    let table: Vec<u8> = (0u32..200).flat_map(|i| (i * 7919).to_le_bytes()).collect();
+    let mut x = 0x2545_f491_u32;
+    let noise: Vec<u8> = (0..4096)
+        .map(|_| {
+            x ^= x << 13;
+            x ^= x >> 17;
+            x ^= x << 5;
+            x as u8
+        })
+        .collect();
+    for bytes in [&table[..], &noise[..], b"text\0with a NUL"] {
+        let guess = detect(bytes, &Hints::new());
+        assert_eq!(guess.binary, Some(Binary::ControlBytes), "{guess:?}");
+        assert_eq!(guess.confidence, 0.0);
+    }
+}
+
+#[test]
+fn text_is_never_binary() {
+    // Every sample in each of its encodings, bare and with the whitespace controls text
+    // has (tab, form feed, CR LF) and one DOS end-of-file byte after a long text.
+    for &(text, encodings) in SAMPLES {
+        for &encoding in encodings.iter().chain(&[Encoding::Utf8]) {
+            let bytes = encode_exact(&format!("{text}\t\x0c\r\n"), encoding);
+            let guess = detect(&bytes, &Hints::new());
+            assert_eq!(guess.binary, None, "{text} in {encoding}: {guess:?}");
+            let mut long = encode_exact(&text.repeat(20), encoding);
+            long.push(0x1a);
+            let guess = detect(&long, &Hints::new());
+            assert_eq!(
+                guess.binary, None,
+                "{text} ×20 + SUB in {encoding}: {guess:?}"
+            );
+        }
+    }
+}
+
+#[test]
+fn utf16_without_bom() {
+    let latin = "Plain English text, all of it ASCII: UTF-16 puts a NUL in every other byte.";
+    for text in SAMPLES.iter().map(|s| s.0).chain([latin]) {
+        for (encoding, le) in [(Encoding::Utf16Le, true), (Encoding::Utf16Be, false)] {
+            let bytes: Vec<u8> = text
+                .encode_utf16()
+                .flat_map(|u| if le { u.to_le_bytes() } else { u.to_be_bytes() })
+                .collect();
+            let guess = detect(&bytes, &Hints::new());
+            assert_eq!(guess.encoding, encoding, "{text}: {guess:?}");
+            assert_eq!(guess.binary, None);
+            assert!(guess.confidence > 0.9, "{text}: {guess:?}");
+            // The Standard's decode then reads it through the UTF-16 decoder.
+            assert_eq!(textcodec::decode(&bytes, guess.encoding).0, text);
+            // Denied, it is not the answer.
+            let hints = Hints::new().denying(&[Encoding::Utf16Le, Encoding::Utf16Be]);
+            let guess = detect(&bytes, &hints);
+            assert!(!matches!(
+                guess.encoding,
+                Encoding::Utf16Le | Encoding::Utf16Be
+            ));
+        }
+    }
+    // Bytes that are all printable ASCII stay ASCII, whatever their pairs would mean in
+    // UTF-16 (the same bytes as UTF-16LE are the CJK text "桔獩..." ).
+    let guess = detect(b"This is ASCII text", &Hints::new());
+    assert!(guess.ascii_only, "{guess:?}");
+}
+
+#[test]
+fn allow_and_deny_lists() {
+    let bytes = encode_exact(
+        "Привет, мир! Как у вас дела сегодня?",
+        Encoding::Windows1251,
+    );
+    assert_eq!(
+        detect(&bytes, &Hints::new()).encoding,
+        Encoding::Windows1251
+    );
+    // Deny the right answer: the next Cyrillic candidate.
+    let hints = Hints::new().denying(&[Encoding::Windows1251]);
+    let guess = detect(&bytes, &hints);
+    assert_ne!(guess.encoding, Encoding::Windows1251);
+    let mut detector = Detector::new();
+    detector.feed(&bytes, true);
+    let ranking = detector.ranking(&hints);
+    let denied = ranking
+        .iter()
+        .find(|c| c.encoding == Encoding::Windows1251)
+        .expect("every candidate is ranked");
+    assert!(denied.excluded && denied.disqualified && denied.confidence == 0.0);
+    assert_eq!(ranking.iter().filter(|c| c.excluded).count(), 1);
+    // Allow two: the answer is one of them, and only they are not excluded.
+    let only = [Encoding::Koi8R, Encoding::Iso8859_5];
+    let hints = Hints::new().allowing(&only);
+    assert!(only.contains(&detect(&bytes, &hints).encoding));
+    let ranking = detector.ranking(&hints);
+    assert!(ranking
+        .iter()
+        .all(|c| c.excluded != only.contains(&c.encoding)));
+    // ASCII: the default if allowed, else the first allowed candidate.
+    let hints = Hints::new().allowing(&[Encoding::EucKr, Encoding::ShiftJis]);
+    let guess = detect(b"plain", &hints);
+    assert!(guess.ascii_only);
+    assert_eq!(guess.encoding, Encoding::ShiftJis);
+    // allow_utf8 = false is a deny list of one.
+    let utf8 = "Zażółć gęślą jaźń".as_bytes();
+    assert_eq!(detect(utf8, &Hints::new()).encoding, Encoding::Utf8);
+    let no_utf8 = Hints {
+        allow_utf8: false,
+        ..Hints::new()
+    };
+    assert_ne!(detect(utf8, &no_utf8).encoding, Encoding::Utf8);
+    assert_ne!(
+        detect(utf8, &Hints::new().denying(&[Encoding::Utf8])).encoding,
+        Encoding::Utf8
+    );
+}
+
+#[test]
+fn confidence_follows_the_evidence() {
+    // ASCII only: every ASCII-compatible encoding decodes it alike.
+    let guess = detect(b"plain ascii", &Hints::new());
+    assert_eq!((guess.ascii_only, guess.confidence), (true, 1.0));
+    // Long clean text is near certain; one accented letter much less so.
+    let long = encode_exact(&"Привет, мир! Как у вас дела? ".repeat(10), Encoding::Koi8R);
+    let sure = detect(&long, &Hints::new());
+    assert_eq!(sure.encoding, Encoding::Koi8R);
+    assert!(sure.confidence > 0.99, "{sure:?}");
+    let short = detect(b"caf\xe9", &Hints::new());
+    assert!(short.confidence < sure.confidence, "{short:?}");
+    for bytes in [&long[..], b"caf\xe9", "日本語".as_bytes()] {
+        let guess = detect(bytes, &Hints::new());
+        assert!((0.0..=1.0).contains(&guess.confidence));
+        let mut detector = Detector::new();
+        detector.feed(bytes, true);
+        let ranking = detector.ranking(&Hints::new());
+        // The guess's confidence heads the ranking; the candidates that decode the input
+        // differently share at most what is left.
+        assert_eq!(ranking[0].confidence, guess.confidence);
+        let guess_text = textcodec::decode_without_bom(guess.encoding, bytes).0;
+        let others: f32 = ranking
+            .iter()
+            .filter(|c| textcodec::decode_without_bom(c.encoding, bytes).0 != guess_text)
+            .filter(|c| c.encoding != Encoding::Gb18030)
+            .map(|c| c.confidence)
+            .sum();
+        assert!(
+            others <= 1.0 - guess.confidence + 1e-4,
+            "{others} {guess:?}"
+        );
+        assert!(ranking
+            .iter()
+            .all(|c| !c.disqualified || c.confidence == 0.0));
+    }
+}
+
+#[test]
+fn language_where_the_model_knows_it() {
+    let cases: &[(&str, Encoding, &str)] = &[
+        (
+            "Привет, мир! Как у вас дела сегодня? Всё хорошо, спасибо. Мы были рады вас видеть \
+             вчера вечером, и надеемся, что скоро встретимся снова.",
+            Encoding::Windows1251,
+            "ru",
+        ),
+        (
+            "Привіт, світе! Як у вас справи сьогодні? Усе добре, дякую.",
+            Encoding::Koi8U,
+            "uk",
+        ),
+        (
+            "Καλημέρα σας, τι κάνετε σήμερα;",
+            Encoding::Windows1253,
+            "el",
+        ),
+        (
+            "Günaydın, bugün hava çok güzel değil mi?",
+            Encoding::Windows1254,
+            "tr",
+        ),
+        ("日本語のテキストを検出します。", Encoding::ShiftJis, "ja"),
+        ("这是一个简体中文的测试句子。", Encoding::Gbk, "zh"),
+        ("이것은 한국어 문장입니다.", Encoding::EucKr, "ko"),
+        (
+            "Zażółć gęślą jaźń, powiedział człowiek, który przyszedł do nas wczoraj wieczorem.",
+            Encoding::Windows1250,
+            "pl",
+        ),
+        (
+            "Ça coûte très cher, répondit-elle à l'été, mais nous avons déjà payé la facture.",
+            Encoding::Windows1252,
+            "fr",
+        ),
+    ];
+    for &(text, encoding, code) in cases {
+        let guess = detect(&encode_exact(text, encoding), &Hints::new());
+        assert_eq!(guess.encoding, encoding, "{text}");
+        assert_eq!(
+            guess.language.map(|l| l.code()),
+            Some(code),
+            "{text}: {guess:?}"
+        );
+    }
+    // UTF-8 and ASCII carry no language.
+    assert_eq!(detect("Привет".as_bytes(), &Hints::new()).language, None);
+    assert_eq!(detect(b"Hello", &Hints::new()).language, None);
+    let ru = textcodec::detect::Language::from_code("RU").expect("a known language");
+    assert_eq!((ru.code(), ru.name()), ("ru", "Russian"));
 }

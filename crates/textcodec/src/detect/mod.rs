@@ -68,21 +68,30 @@
     clippy::arithmetic_side_effects
 )]
 
+mod binary;
 mod candidates;
+mod confidence;
+mod language;
 mod multi;
 #[rustfmt::skip]
 #[allow(clippy::unreadable_literal)]
 mod generated {
+    pub(crate) mod calibration;
+    pub(crate) mod languages;
     pub(crate) mod model;
 }
 mod score;
+mod utf16;
 
 use alloc::vec::Vec;
 
 use crate::{BomHandling, DecodeErrorMode, Decoder, DecoderOptions, Encoding};
+pub use binary::Binary;
 use candidates::{base_prior, Region, MULTI, SINGLE};
+pub use language::Language;
 use multi::{examine_multi, flavor, Multi};
 use score::{pair_score, SINGLE_MODELS, UNITS_PER_POINT};
+use utf16::{examine_utf16, Utf16};
 
 /// [`Guess::margin`] when no surviving candidate decodes the input differently.
 pub const NO_RUNNER_UP: f32 = 1.0e6;
@@ -111,6 +120,19 @@ const ISO_2022_JP_ESCAPES: i64 = 64;
 /// decode it as a C0 control, which text does not have (the score of a C1 control).
 const ESC_IN_TEXT: i64 = 128;
 
+/// Subtracted per binary data byte from every candidate but UTF-16 (units): a control
+/// in their text, as ESC.
+const CONTROL_IN_TEXT: i64 = 128;
+
+/// The UTF-16 candidates' prior (units): text without a byte order mark is rarely UTF-16.
+const UTF16_PRIOR: i64 = -20;
+
+/// Subtracted from the UTF-16 candidates when no binary data byte was seen (units): the
+/// byte pattern of UTF-16 text (a NUL or a script block's byte in every other byte) is
+/// missing, as it is only in CJK text, which then has to make up for it with its
+/// characters (about four points each for frequent ones).
+const UTF16_WITHOUT_CONTROLS: i64 = -96;
+
 /// Hints about the input's origin.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct Hints<'a> {
@@ -121,16 +143,58 @@ pub struct Hints<'a> {
     pub allow_utf8: bool,
     /// The user's locale as a language tag (`ja-JP`, `zh-Hant`, `ru`).
     pub locale: Option<&'a str>,
+    /// Only these encodings may be the answer (`None`: every candidate). The others rank
+    /// as disqualified ([`Candidate::excluded`]). Twins that decode alike are separate
+    /// candidates: list GBK and gb18030, or ISO-8859-8 and ISO-8859-8-I, to allow both.
+    pub allow: Option<&'a [Encoding]>,
+    /// These encodings may not be the answer (they rank as disqualified, as with
+    /// [`Hints::allow`]). `&[Encoding::Utf16Le, Encoding::Utf16Be]` turns off the
+    /// recognition of UTF-16 without a byte order mark.
+    pub deny: &'a [Encoding],
 }
 
-impl Hints<'_> {
-    /// No TLD, no locale, UTF-8 allowed.
+impl<'a> Hints<'a> {
+    /// No TLD, no locale, every candidate allowed (UTF-8 included).
     pub fn new() -> Self {
         Hints {
             tld: None,
             allow_utf8: true,
             locale: None,
+            allow: None,
+            deny: &[],
         }
+    }
+
+    /// These hints with only `encodings` allowed ([`Hints::allow`]).
+    ///
+    /// ```
+    /// use textcodec::detect::{detect, Hints};
+    /// use textcodec::Encoding;
+    /// let bytes = b"\xcf\xf0\xe8\xe2\xe5\xf2"; // "Привет" in windows-1251
+    /// let only = [Encoding::Koi8R, Encoding::Iso8859_5];
+    /// let guess = detect(bytes, &Hints::new().allowing(&only));
+    /// assert!(only.contains(&guess.encoding));
+    /// ```
+    pub fn allowing(self, encodings: &'a [Encoding]) -> Self {
+        Hints {
+            allow: Some(encodings),
+            ..self
+        }
+    }
+
+    /// These hints with `encodings` denied ([`Hints::deny`]).
+    pub fn denying(self, encodings: &'a [Encoding]) -> Self {
+        Hints {
+            deny: encodings,
+            ..self
+        }
+    }
+
+    /// Whether `encoding` may be the answer.
+    pub fn allows(&self, encoding: Encoding) -> bool {
+        (encoding != Encoding::Utf8 || self.allow_utf8)
+            && self.allow.is_none_or(|a| a.contains(&encoding))
+            && !self.deny.contains(&encoding)
     }
 
     fn region(&self) -> Option<Region> {
@@ -139,15 +203,35 @@ impl Hints<'_> {
             .or_else(|| self.locale.and_then(Region::for_locale))
     }
 
-    /// The encoding assumed when the bytes give no evidence (ASCII only).
+    /// The encoding assumed when the bytes give no evidence (ASCII only): the region's,
+    /// or if that is not allowed, the first allowed ASCII-compatible candidate.
     fn default_encoding(&self) -> Encoding {
-        if let Some(region) = self.tld.and_then(Region::for_tld) {
-            return region.default_encoding();
+        let wanted = if let Some(region) = self.tld.and_then(Region::for_tld) {
+            region.default_encoding()
+        } else {
+            match self.locale {
+                Some(tag) => crate::sniff::default_for_locale(tag),
+                None => Encoding::Windows1252,
+            }
+        };
+        if self.allows(wanted) {
+            return wanted;
         }
-        match self.locale {
-            Some(tag) => crate::sniff::default_for_locale(tag),
-            None => Encoding::Windows1252,
-        }
+        SINGLE
+            .iter()
+            .chain(&[
+                Encoding::Utf8,
+                Encoding::Gbk,
+                Encoding::Gb18030,
+                Encoding::Big5,
+                Encoding::EucJp,
+                Encoding::ShiftJis,
+                Encoding::EucKr,
+                Encoding::Iso2022Jp,
+            ])
+            .copied()
+            .find(|&e| self.allows(e))
+            .unwrap_or(wanted)
     }
 }
 
@@ -162,10 +246,26 @@ pub struct Guess {
     pub margin: f32,
     /// The detector saturated before the end of the input: later bytes were not examined.
     pub stopped_early: bool,
-    /// No non-ASCII byte was seen: the guess is the hints' default (the TLD's region, the
-    /// locale's HTML default, or windows-1252) — unless ISO-2022-JP escapes to non-ASCII
-    /// text were seen, which make it ISO-2022-JP.
+    /// No non-ASCII byte and no binary data byte was seen: the guess is the hints'
+    /// default (the TLD's region, the locale's HTML default, or windows-1252) — unless
+    /// ISO-2022-JP escapes to non-ASCII text were seen, which make it ISO-2022-JP. Never
+    /// for binary data, nor UTF-16 text (which always has a byte that is not printable
+    /// ASCII).
     pub ascii_only: bool,
+    /// The probability that decoding with [`Guess::encoding`] gives the text the bytes
+    /// were written as, calibrated on held-out text (of the guesses with confidence about
+    /// *c*, a fraction about *c* are right); 1 for ASCII-only input (every ASCII-compatible
+    /// encoding decodes it alike), 0 for binary data.
+    pub confidence: f32,
+    /// The language of the text, where the model of the winning encoding knows it: by the
+    /// encoding for Japanese, Chinese and Korean, by the letters for the single-byte
+    /// encodings (`None` when no language of the script leads clearly), `None` for UTF-8,
+    /// UTF-16, ASCII-only and binary input.
+    pub language: Option<Language>,
+    /// The input is not text: a binary format's signature, or control bytes no text has
+    /// (see [`Binary`]). [`Guess::encoding`] is then the best text reading, for callers
+    /// that decode anyway, with [`Guess::confidence`] 0.
+    pub binary: Option<Binary>,
 }
 
 /// Equality compares the scores' bits (so `Guess` can be `Eq` and `Hash`, and be part of
@@ -177,6 +277,9 @@ impl PartialEq for Guess {
             && self.margin.to_bits() == other.margin.to_bits()
             && self.stopped_early == other.stopped_early
             && self.ascii_only == other.ascii_only
+            && self.confidence.to_bits() == other.confidence.to_bits()
+            && self.language == other.language
+            && self.binary == other.binary
     }
 }
 
@@ -189,6 +292,9 @@ impl core::hash::Hash for Guess {
         self.margin.to_bits().hash(state);
         self.stopped_early.hash(state);
         self.ascii_only.hash(state);
+        self.confidence.to_bits().hash(state);
+        self.language.hash(state);
+        self.binary.hash(state);
     }
 }
 
@@ -200,8 +306,17 @@ pub struct Candidate {
     /// Its plausibility score; for a disqualified single-byte candidate, its score at the
     /// last 256-byte step before the byte that disqualified it (0 if in the first step).
     pub score: f32,
-    /// Its decoder reported an error on the input (or UTF-8 was not allowed).
+    /// Its decoder reported an error on the input, or the hints do not allow it
+    /// ([`Candidate::excluded`]).
     pub disqualified: bool,
+    /// The hints do not allow it ([`Hints::allow`], [`Hints::deny`],
+    /// [`Hints::allow_utf8`]).
+    pub excluded: bool,
+    /// The probability that decoding with it gives the input's text (see
+    /// [`Guess::confidence`]): the guess's confidence for the first candidate and those
+    /// that decode the input alike, the rest shared among the other candidates by their
+    /// scores; 0 when disqualified.
+    pub confidence: f32,
 }
 
 /// The streaming detector: feed it the bytes, then ask for a [`Guess`].
@@ -236,6 +351,16 @@ pub struct Detector {
     gb_four_byte: bool,
     done: bool,
     stopped_early: bool,
+    /// UTF-16LE and UTF-16BE.
+    utf16: [Utf16; 2],
+    /// Bit `i`: `utf16[i]`'s text is no longer scored (far behind at a step boundary).
+    utf16_off: u8,
+    /// Binary data bytes seen (controls in the text of every candidate but UTF-16).
+    binary_bytes: u64,
+    /// The first bytes of the input, for the binary formats' signatures.
+    head: [u8; binary::HEAD],
+    /// How often each byte value was seen outside markup (for the language).
+    counts: [u32; 256],
 }
 
 impl Default for Detector {
@@ -273,6 +398,12 @@ impl Detector {
             gb_four_byte: false,
             done: false,
             stopped_early: false,
+            utf16: [Encoding::Utf16Le, Encoding::Utf16Be]
+                .map(|encoding| Utf16::new(Decoder::with_options(encoding, options))),
+            utf16_off: 0,
+            binary_bytes: 0,
+            head: [0; binary::HEAD],
+            counts: [0; 256],
         }
     }
 
@@ -319,8 +450,19 @@ impl Detector {
 
     /// Examines bytes that do not cross a step boundary.
     fn examine(&mut self, bytes: &[u8]) {
+        let start = usize::try_from(self.examined).unwrap_or(usize::MAX);
+        if let Some(head) = self.head.get_mut(start..) {
+            for (d, &b) in head.iter_mut().zip(bytes) {
+                *d = b;
+            }
+        }
         self.examined = self.examined.saturating_add(bytes.len() as u64);
         self.examine_single(bytes);
+        for (i, u) in self.utf16.iter_mut().enumerate() {
+            if u.alive {
+                examine_utf16(u, bytes, false, self.utf16_off & (1 << i) == 0);
+            }
+        }
         for (i, m) in self.multi.iter_mut().enumerate() {
             if m.alive {
                 let scoring = self.multi_off & (1 << i) == 0;
@@ -345,6 +487,8 @@ impl Detector {
         for &b in bytes {
             if b == 0x1B {
                 self.escapes = self.escapes.saturating_add(1);
+            } else if binary::is_binary_data_byte(b) {
+                self.binary_bytes = self.binary_bytes.saturating_add(1);
             }
             let letter = b.is_ascii_alphabetic();
             let opens = prev_byte == b'<' && (letter || b == b'/' || b == b'!');
@@ -353,6 +497,9 @@ impl Detector {
                 self.in_tag = b != b'>' && b < 0x80;
                 prev_letter = letter || b >= 0x80;
                 continue;
+            }
+            if let Some(c) = self.counts.get_mut(usize::from(b)) {
+                *c = c.saturating_add(1);
             }
             if letter && !prev_letter {
                 let k = usize::from((b | 0x20).wrapping_sub(b'a'));
@@ -422,6 +569,7 @@ impl Detector {
                 }
             }
         }
+        self.prune_utf16(best_single);
         if self.non_ascii < PRUNE_AFTER {
             return;
         }
@@ -453,6 +601,31 @@ impl Detector {
         }
     }
 
+    /// Stops scoring the UTF-16 candidates that are ruled out, or far behind the best
+    /// other candidate (whose text has the binary data bytes as controls).
+    fn prune_utf16(&mut self, best_single: i64) {
+        let multi_off = self.multi_off;
+        let best_multi = self
+            .multi
+            .iter()
+            .enumerate()
+            .filter(|(i, m)| m.alive && multi_off & (1 << i) == 0)
+            .map(|(_, m)| m.score)
+            .max()
+            .unwrap_or(i64::MIN);
+        let controls =
+            CONTROL_IN_TEXT.saturating_mul(i64::try_from(self.binary_bytes).unwrap_or(i64::MAX));
+        let floor = best_single
+            .max(best_multi)
+            .saturating_sub(controls)
+            .saturating_sub(PRUNE_OTHER_FAMILY);
+        for (i, u) in self.utf16.iter().enumerate() {
+            if !u.alive || u.score() < floor {
+                self.utf16_off |= 1 << i;
+            }
+        }
+    }
+
     fn finish(&mut self) {
         if self.prev >= 0x80 {
             for (i, model) in SINGLE_MODELS.iter().enumerate() {
@@ -467,6 +640,11 @@ impl Detector {
             let scoring = self.multi_off & (1 << i) == 0;
             if m.alive && examine_multi(m, &[], true, flavor(i), scoring) && i == 1 {
                 self.gb_four_byte = true;
+            }
+        }
+        for (i, u) in self.utf16.iter_mut().enumerate() {
+            if u.alive {
+                examine_utf16(u, &[], true, self.utf16_off & (1 << i) == 0);
             }
         }
     }
@@ -510,34 +688,107 @@ impl Detector {
 
     /// The guess for the input seen so far.
     pub fn guess(&self, hints: &Hints<'_>) -> Guess {
-        let ascii_only = self.non_ascii == 0;
-        let iso2022 = self.multi.get(4).is_some_and(|m| m.alive && m.chars > 0);
-        if ascii_only && !iso2022 {
-            let encoding = hints.default_encoding();
+        let signature = binary::signature(self.head());
+        if self.ascii_default() {
             return Guess {
-                encoding,
+                encoding: hints.default_encoding(),
                 score: 0.0,
                 margin: 0.0,
                 stopped_early: self.stopped_early,
-                ascii_only,
+                ascii_only: true,
+                confidence: 1.0,
+                language: None,
+                binary: None,
             };
         }
         let all = self.entries(hints);
         let (winner, margin, _) = self.top(&all);
         let winner = winner.and_then(|i| all.get(i));
+        let binary = signature.or_else(|| winner.and_then(|w| self.control_bytes(w)));
+        let (confidence, language) = match winner {
+            Some(w) if binary.is_none() && !w.dead => (
+                confidence::calibrated(self.class(w.key), margin),
+                self.language(w.key),
+            ),
+            _ => (0.0, None),
+        };
         Guess {
-            encoding: winner.map_or(Encoding::Windows1252, |e| e.encoding),
+            encoding: winner.map_or(hints.default_encoding(), |e| e.encoding),
             score: winner.map_or(0.0, |e| e.units as f32 / UNITS_PER_POINT),
             margin: margin.map_or(NO_RUNNER_UP, |m| m as f32 / UNITS_PER_POINT),
             stopped_early: self.stopped_early,
-            ascii_only,
+            ascii_only: self.ascii_text() && binary.is_none(),
+            confidence,
+            language,
+            binary,
         }
     }
 
-    /// Every candidate (36: UTF-8, GBK, gb18030, Big5, EUC-JP, ISO-2022-JP, Shift_JIS,
-    /// EUC-KR and the 28 single-byte encodings), best first; disqualified ones last, and
-    /// before them the ones that stopped being scored (see *Memory and stopping*). The
-    /// first is [`Detector::guess`]'s encoding unless the input was ASCII only.
+    /// The first bytes of the input (at most [`binary::HEAD`]).
+    fn head(&self) -> &[u8] {
+        let n = usize::try_from(self.examined).unwrap_or(usize::MAX);
+        self.head.get(..n).unwrap_or(&self.head)
+    }
+
+    /// Whether the input so far is ASCII text: no byte ≥ 0x80 and no binary data byte.
+    fn ascii_text(&self) -> bool {
+        self.non_ascii == 0 && self.binary_bytes == 0
+    }
+
+    /// Whether the guess is the hints' default: ASCII text without ISO-2022-JP escapes to
+    /// non-ASCII text, and without a binary format's signature.
+    fn ascii_default(&self) -> bool {
+        let iso2022 = self.multi.get(4).is_some_and(|m| m.alive && m.chars > 0);
+        self.ascii_text() && !iso2022 && binary::signature(self.head()).is_none()
+    }
+
+    /// Whether the winner's text has controls that text does not have: binary data bytes
+    /// that make up more than 1 % of the input, or for UTF-16, control code units that
+    /// make up more than 1 % of its units.
+    fn control_bytes(&self, winner: &Entry) -> Option<Binary> {
+        if self.binary_bytes == 0 {
+            return None;
+        }
+        let binary = match winner.key {
+            Key::Utf16(i) => self
+                .utf16
+                .get(i)
+                .is_none_or(|u| u.controls.saturating_mul(100) > u.units),
+            _ => self.binary_bytes.saturating_mul(100) > self.examined,
+        };
+        binary.then_some(Binary::ControlBytes)
+    }
+
+    /// The calibration class of a candidate (see `confidence.rs`).
+    fn class(&self, key: Key) -> usize {
+        match key {
+            Key::Multi(0) => confidence::UTF8,
+            Key::Multi(_) => confidence::CJK,
+            Key::Single(i) => {
+                if SINGLE_MODELS.get(i).is_some_and(|m| m.latin) {
+                    confidence::LATIN
+                } else {
+                    confidence::OTHER_SCRIPT
+                }
+            }
+            Key::Utf16(_) => confidence::UTF16,
+        }
+    }
+
+    /// The language of a candidate's text.
+    fn language(&self, key: Key) -> Option<Language> {
+        match key {
+            Key::Multi(i) => MULTI.get(i).and_then(|&e| language::of_multi(e)),
+            Key::Single(i) => language::of_single(i, &self.counts),
+            Key::Utf16(_) => None,
+        }
+    }
+
+    /// Every candidate (38: UTF-8, GBK, gb18030, Big5, EUC-JP, ISO-2022-JP, Shift_JIS,
+    /// EUC-KR, the 28 single-byte encodings, UTF-16LE and UTF-16BE), best first;
+    /// disqualified ones last, and before them the ones that stopped being scored (see
+    /// *Memory and stopping*). The first is [`Detector::guess`]'s encoding unless the
+    /// input was ASCII only.
     pub fn ranking(&self, hints: &Hints<'_>) -> Vec<Candidate> {
         self.ranked(hints)
     }
@@ -548,6 +799,8 @@ impl Detector {
         let region = hints.region();
         let esc_in_text =
             ESC_IN_TEXT.saturating_mul(i64::try_from(self.escapes).unwrap_or(i64::MAX));
+        let controls =
+            CONTROL_IN_TEXT.saturating_mul(i64::try_from(self.binary_bytes).unwrap_or(i64::MAX));
         let prior = |e: Encoding| -> i64 {
             let mut p = i64::from(base_prior(e));
             if region.is_some_and(|r| r.favours(e)) {
@@ -556,17 +809,22 @@ impl Detector {
             if e != Encoding::Iso2022Jp {
                 p = p.saturating_sub(esc_in_text);
             }
-            p
+            p.saturating_sub(controls)
         };
         let mut all = [Entry {
             encoding: Encoding::Utf8,
             units: 0,
             dead: true,
+            excluded: false,
             pruned: false,
             key: Key::Multi(0),
         }; CANDIDATES];
         let mut slots = all.iter_mut();
-        let mut push = |e: Entry| {
+        let mut push = |mut e: Entry| {
+            if !hints.allows(e.encoding) {
+                e.excluded = true;
+                e.dead = true;
+            }
             if let Some(slot) = slots.next() {
                 *slot = e;
             }
@@ -591,7 +849,7 @@ impl Detector {
                 Encoding::Utf8 | Encoding::Iso2022Jp => 0,
                 _ => cjk_words,
             };
-            let dead = !m.alive || (encoding == Encoding::Utf8 && !hints.allow_utf8);
+            let dead = !m.alive;
             let pruned = self.multi_off & (1 << i) != 0;
             let key = Key::Multi(i);
             if encoding == Encoding::Gb18030 {
@@ -605,6 +863,7 @@ impl Detector {
                     encoding: first,
                     units,
                     dead,
+                    excluded: false,
                     pruned,
                     key,
                 });
@@ -614,6 +873,7 @@ impl Detector {
                     encoding: second,
                     units,
                     dead,
+                    excluded: false,
                     pruned,
                     key,
                 });
@@ -630,6 +890,7 @@ impl Detector {
                     encoding,
                     units,
                     dead,
+                    excluded: false,
                     pruned,
                     key,
                 });
@@ -653,8 +914,34 @@ impl Detector {
                 encoding,
                 units,
                 dead,
+                excluded: false,
                 pruned,
                 key: Key::Single(i),
+            });
+        }
+        for (i, (u, encoding)) in self
+            .utf16
+            .iter()
+            .zip([Encoding::Utf16Le, Encoding::Utf16Be])
+            .enumerate()
+        {
+            // Bytes that are all printable ASCII (and ESC) are read as ASCII, however
+            // their pairs would read as UTF-16.
+            let pattern = if self.binary_bytes == 0 {
+                UTF16_WITHOUT_CONTROLS
+            } else {
+                0
+            };
+            push(Entry {
+                encoding,
+                units: u
+                    .score()
+                    .saturating_add(UTF16_PRIOR)
+                    .saturating_add(pattern),
+                dead: !u.alive || self.ascii_text(),
+                excluded: false,
+                pruned: self.utf16_off & (1 << i) != 0,
+                key: Key::Utf16(i),
             });
         }
         all
@@ -717,13 +1004,81 @@ impl Detector {
                 }
             }
         }
+        let confidences = self.confidences(&all, hints);
         all.iter()
-            .map(|e| Candidate {
+            .zip(confidences)
+            .map(|(e, confidence)| Candidate {
                 encoding: e.encoding,
                 score: e.units as f32 / UNITS_PER_POINT,
                 disqualified: e.dead,
+                excluded: e.excluded,
+                confidence,
             })
             .collect()
+    }
+
+    /// Each candidate's confidence, `all` sorted best first: the guess's for the winner
+    /// and those that decode the input alike, the rest of the probability shared among
+    /// the other live candidates in proportion to `exp(score / SPREAD)`.
+    fn confidences(&self, all: &[Entry; CANDIDATES], hints: &Hints<'_>) -> [f32; CANDIDATES] {
+        let mut out = [0.0f32; CANDIDATES];
+        let guess = self.guess(hints);
+        let Some(w) = all.first() else {
+            return out;
+        };
+        if self.ascii_default() {
+            // Every ASCII-compatible candidate decodes ASCII alike.
+            for (o, e) in out.iter_mut().zip(all) {
+                if !e.dead && !matches!(e.key, Key::Utf16(_)) {
+                    *o = 1.0;
+                }
+            }
+            return out;
+        }
+        if guess.binary.is_some() || w.dead {
+            return out;
+        }
+        let c = guess.confidence;
+        let rest = all
+            .iter()
+            .skip(1)
+            .filter(|e| !e.dead && !self.equivalent(w.key, e.key));
+        let Some(best) = rest.clone().map(|e| e.units).max() else {
+            if let Some(o) = out.first_mut() {
+                *o = c;
+            }
+            return out;
+        };
+        let weight = |e: &Entry| {
+            let nats = e.units.saturating_sub(best) as f32
+                / (UNITS_PER_POINT * generated::calibration::SPREAD);
+            confidence::exp_neg(nats)
+        };
+        // GBK and gb18030 share a decoder and a score: count them once.
+        let mut total = 0.0f32;
+        let mut twin_seen = false;
+        for e in rest {
+            if e.key == Key::Multi(1) {
+                if twin_seen {
+                    continue;
+                }
+                twin_seen = true;
+            }
+            total += weight(e);
+        }
+        for (o, e) in out.iter_mut().zip(all) {
+            if e.dead {
+                continue;
+            }
+            *o = if self.equivalent(w.key, e.key) {
+                c
+            } else if total > 0.0 {
+                (1.0 - c) * weight(e) / total
+            } else {
+                0.0
+            };
+        }
+        out
     }
 
     /// Whether two candidates decode the input seen to the same text.
@@ -749,6 +1104,7 @@ impl Detector {
                     true
                 })
             }
+            (Key::Utf16(x), Key::Utf16(y)) => x == y,
             _ => false,
         }
     }
@@ -758,17 +1114,20 @@ impl Detector {
 enum Key {
     Multi(usize),
     Single(usize),
+    Utf16(usize),
 }
 
 /// Number of candidates in a ranking.
-const CANDIDATES: usize = 36;
+const CANDIDATES: usize = 38;
 
 /// A candidate while ranking.
 #[derive(Clone, Copy, Debug)]
 struct Entry {
     encoding: Encoding,
     units: i64,
+    /// Disqualified by its decoder, or excluded by the hints.
     dead: bool,
+    excluded: bool,
     pruned: bool,
     key: Key,
 }

@@ -124,7 +124,7 @@ const fn lookup_u8(table: &[(u16, u8)], cp: u32) -> Option<u8> {
 
 /// [`lookup_u8`] for the symbol scores.
 #[allow(clippy::arithmetic_side_effects)] // compile time: lo ≤ hi ≤ len
-const fn symbol_score(cp: u32) -> i8 {
+pub(crate) const fn symbol_score(cp: u32) -> i8 {
     if cp >= 0x80 && cp < 0xA0 {
         return C1_CONTROL;
     }
@@ -145,7 +145,7 @@ const fn symbol_score(cp: u32) -> i8 {
 }
 
 /// Whether a non-ASCII code point is a letter (or a combining mark of a script).
-const fn is_letter(cp: u32) -> bool {
+pub(crate) const fn is_letter(cp: u32) -> bool {
     match cp {
         0xAA | 0xB5 | 0xBA => true,
         0xC0..=0x24F => cp != 0xD7 && cp != 0xF7,

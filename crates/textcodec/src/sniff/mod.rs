@@ -374,8 +374,8 @@ impl DetectHints {
             .and_then(|l| core::str::from_utf8(l).ok());
         let hints = crate::detect::Hints {
             tld,
-            allow_utf8: true,
             locale,
+            ..crate::detect::Hints::new()
         };
         let mut detector = crate::detect::Detector::new();
         detector.feed(bytes, false);
@@ -486,7 +486,15 @@ impl fmt::Display for SniffReport {
             write!(f, " at byte {offset}")?;
         }
         if let (Source::Detection, Some(g)) = (self.source, self.detection) {
-            write!(f, " (score {:.1}, margin {:.1})", g.score, g.margin)?;
+            write!(
+                f,
+                " (confidence {:.3}, score {:.1}, margin {:.1}",
+                g.confidence, g.score, g.margin
+            )?;
+            if let Some(binary) = g.binary {
+                write!(f, "; binary data: {binary}")?;
+            }
+            f.write_str(")")?;
         }
         if self.source == Source::Bom {
             write!(f, " ({} bytes)", self.bom_length)?;

@@ -1,0 +1,124 @@
+//! The language of detected text: fixed by the encoding for the CJK candidates, else
+//! told from the decoded text's letters under the winning script model's per-language
+//! unigrams (`generated/languages.rs`, from the training corpus).
+
+use super::candidates::{group, Group, SINGLE};
+use super::generated::languages as table;
+use super::score::SINGLE_MODELS;
+use crate::Encoding;
+
+/// A language the detector's models were trained on (`Guess::language`).
+///
+/// ```
+/// use textcodec::detect::Language;
+/// let ru = Language::from_code("ru").unwrap();
+/// assert_eq!((ru.code(), ru.name()), ("ru", "Russian"));
+/// ```
+#[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Language(u8);
+
+impl Language {
+    /// The BCP 47 language code (ISO 639-1 where there is one): `"ru"`, `"zh"`, `"dsb"`.
+    pub fn code(self) -> &'static str {
+        table::LANGUAGES
+            .get(usize::from(self.0))
+            .map_or("", |l| l.0)
+    }
+
+    /// The English name: `"Russian"`, `"Chinese"`, `"Lower Sorbian"`.
+    pub fn name(self) -> &'static str {
+        table::LANGUAGES
+            .get(usize::from(self.0))
+            .map_or("", |l| l.1)
+    }
+
+    /// The language of a code (ASCII case-insensitive), if the detector knows it.
+    pub fn from_code(code: &str) -> Option<Language> {
+        table::LANGUAGES
+            .iter()
+            .position(|(c, _)| c.eq_ignore_ascii_case(code))
+            .and_then(|i| u8::try_from(i).ok())
+            .map(Language)
+    }
+
+    /// Every language the detector can name, by code.
+    pub fn all() -> impl Iterator<Item = Language> {
+        (0..table::LANGUAGES.len()).filter_map(|i| u8::try_from(i).ok().map(Language))
+    }
+}
+
+impl core::fmt::Debug for Language {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        write!(f, "Language({})", self.code())
+    }
+}
+
+impl core::fmt::Display for Language {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// A language wins only this far (units, ⅛ nat) ahead of the next one of its script.
+const LANGUAGE_MARGIN: i64 = 32;
+
+/// The language of a multi-byte candidate's text.
+pub(super) fn of_multi(encoding: Encoding) -> Option<Language> {
+    match encoding {
+        Encoding::ShiftJis | Encoding::EucJp | Encoding::Iso2022Jp => Some(Language(table::JA)),
+        Encoding::Gbk | Encoding::Gb18030 | Encoding::Big5 => Some(Language(table::ZH)),
+        Encoding::EucKr => Some(Language(table::KO)),
+        _ => None,
+    }
+}
+
+/// The language of `SINGLE[i]`'s text, from how often each byte value was seen (outside
+/// markup): the language of the script whose letter unigrams fit best, if it leads the
+/// next by [`LANGUAGE_MARGIN`] (a script of one language names it whatever the letters).
+pub(super) fn of_single(i: usize, counts: &[u32; 256]) -> Option<Language> {
+    let model = SINGLE_MODELS.get(i)?;
+    let group = group(*SINGLE.get(i)?);
+    match group {
+        Group::Western => best(model, counts, &table::WESTERN_LANGUAGES),
+        Group::Central => best(model, counts, &table::CENTRAL_LANGUAGES),
+        Group::Turkish => best(model, counts, &table::TURKISH_LANGUAGES),
+        Group::Baltic => best(model, counts, &table::BALTIC_LANGUAGES),
+        Group::Vietnamese => best(model, counts, &table::VIETNAMESE_LANGUAGES),
+        Group::Cyrillic => best(model, counts, &table::CYRILLIC_LANGUAGES),
+        Group::Greek => best(model, counts, &table::GREEK_LANGUAGES),
+        Group::Hebrew => best(model, counts, &table::HEBREW_LANGUAGES),
+        Group::Arabic => best(model, counts, &table::ARABIC_LANGUAGES),
+        Group::Thai => best(model, counts, &table::THAI_LANGUAGES),
+    }
+}
+
+fn best<const N: usize>(
+    model: &super::score::SingleByteModel,
+    counts: &[u32; 256],
+    langs: &[(u8, [i8; N])],
+) -> Option<Language> {
+    if let [(only, _)] = langs {
+        return Some(Language(*only));
+    }
+    // Letters per class of the script model.
+    let mut classes = [0u64; N];
+    for (&entry, &n) in model.entry.iter().zip(counts) {
+        let class = (entry & 0x7F) as usize;
+        if let Some(c) = classes.get_mut(class) {
+            *c = c.saturating_add(u64::from(n));
+        }
+    }
+    let (mut first, mut second) = ((i64::MIN, 0u8), i64::MIN);
+    for (lang, logp) in langs {
+        let score = classes.iter().zip(logp).fold(0i64, |t, (&n, &p)| {
+            t.saturating_add(i64::from(p).saturating_mul(n as i64))
+        });
+        if score > first.0 {
+            second = first.0;
+            first = (score, *lang);
+        } else if score > second {
+            second = score;
+        }
+    }
+    (first.0.saturating_sub(second) >= LANGUAGE_MARGIN).then_some(Language(first.1))
+}
