@@ -36,30 +36,59 @@ fn score(value: f32) -> String {
     }
 }
 
-fn human(name: &str, guess: &Guess, ranking: &[Candidate], top: usize) -> String {
-    let mut text = format!("{name}: {}", guess.encoding.name());
+/// The guess in words: encoding, confidence, language; or what binary data it is.
+fn summary(guess: &Guess, with_score: bool) -> String {
+    if let Some(format) = guess.binary {
+        return format!(
+            "binary data ({format}), not text [best text reading: {}]",
+            guess.encoding.name()
+        );
+    }
+    let mut text = format!(
+        "{} (confidence {:.3}",
+        guess.encoding.name(),
+        guess.confidence
+    );
+    if let Some(language) = guess.language {
+        text.push_str(&format!(", {}", language.name()));
+    }
     if guess.ascii_only {
-        text.push_str(" (ASCII only: nothing to tell encodings apart; the hints' default)");
-    } else {
+        text.push_str("; ASCII only: nothing to tell encodings apart, the hints' default");
+    } else if with_score {
         text.push_str(&format!(
-            " (score {}, margin {})",
+            "; score {}, margin {}",
             score(guess.score),
             score(guess.margin)
         ));
     }
+    text.push(')');
     if guess.stopped_early {
         text.push_str(" [stopped early: enough evidence]");
     }
+    text
+}
+
+fn human(name: &str, guess: &Guess, ranking: &[Candidate], top: Option<usize>) -> String {
+    let mut text = format!("{name}: {}", summary(guess, top.is_some()));
+    let Some(top) = top else {
+        return text;
+    };
     let shown = if top == 0 {
         ranking.len()
     } else {
         top.min(ranking.len())
     };
     for candidate in &ranking[..shown] {
-        let status = if candidate.disqualified {
+        let status = if candidate.excluded {
+            "disqualified: not allowed".to_string()
+        } else if candidate.disqualified {
             "disqualified: malformed for this encoding".to_string()
         } else {
-            format!("score {}", score(candidate.score))
+            format!(
+                "confidence {:.3}  score {}",
+                candidate.confidence,
+                score(candidate.score)
+            )
         };
         text.push_str(&format!("\n  {:<16} {status}", candidate.encoding.name()));
     }
@@ -75,21 +104,55 @@ fn finite(value: f32) -> Value {
     }
 }
 
-fn to_json(name: &str, detector: &Detector, guess: &Guess, ranking: &[Candidate]) -> Value {
-    json!({
+/// A confidence as printed in JSON: rounded to four decimals (an `f32` widened to `f64`
+/// would print digits it does not have).
+fn confidence(value: f32) -> Value {
+    json!((f64::from(value) * 10_000.0).round() / 10_000.0)
+}
+
+fn to_json(
+    name: &str,
+    detector: &Detector,
+    guess: &Guess,
+    ranking: &[Candidate],
+    top: Option<usize>,
+) -> Value {
+    let mut report = json!({
         "input": name,
         "encoding": guess.encoding.name(),
+        "confidence": confidence(guess.confidence),
+        "language": guess.language.map(|l| l.code()),
+        "language_name": guess.language.map(|l| l.name()),
+        "binary": guess.binary.map(|b| b.name()),
         "score": finite(guess.score),
         "margin": finite(guess.margin),
         "ascii_only": guess.ascii_only,
         "stopped_early": guess.stopped_early,
         "bytes_examined": detector.bytes_examined(),
-        "ranking": ranking.iter().map(|c| json!({
-            "encoding": c.encoding.name(),
-            "score": finite(c.score),
-            "disqualified": c.disqualified,
-        })).collect::<Vec<_>>(),
-    })
+    });
+    if let (Some(top), Some(object)) = (top, report.as_object_mut()) {
+        let shown = if top == 0 {
+            ranking.len()
+        } else {
+            top.min(ranking.len())
+        };
+        object.insert(
+            "ranking".to_string(),
+            ranking[..shown]
+                .iter()
+                .map(|c| {
+                    json!({
+                        "encoding": c.encoding.name(),
+                        "confidence": confidence(c.confidence),
+                        "score": finite(c.score),
+                        "disqualified": c.disqualified,
+                        "excluded": c.excluded,
+                    })
+                })
+                .collect(),
+        );
+    }
+    report
 }
 
 pub fn run(args: DetectArgs) -> Result<(), Failure> {
@@ -97,7 +160,8 @@ pub fn run(args: DetectArgs) -> Result<(), Failure> {
         tld: args.tld.as_deref().map(str::as_bytes),
         allow_utf8: !args.no_utf8,
         locale: args.locale.as_deref(),
-        ..Hints::new()
+        allow: (!args.allow.is_empty()).then_some(&args.allow[..]),
+        deny: &args.deny,
     };
     let mut reports = Vec::new();
     let mut failed = false;
@@ -115,7 +179,7 @@ pub fn run(args: DetectArgs) -> Result<(), Failure> {
         let guess = detector.guess(&hints);
         let ranking = detector.ranking(&hints);
         if args.json {
-            reports.push(to_json(&name, &detector, &guess, &ranking));
+            reports.push(to_json(&name, &detector, &guess, &ranking, args.top));
         } else {
             print_line(&human(&name, &guess, &ranking, args.top))?;
         }

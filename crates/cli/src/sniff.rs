@@ -140,6 +140,9 @@ fn report_json(name: &str, report: &SniffReport) -> Value {
         "fatal": report.error_mode == textcodec::DecodeErrorMode::Fatal,
         "detection": report.detection.map(|guess| json!({
             "encoding": guess.encoding.name(),
+            "confidence": (f64::from(guess.confidence) * 10_000.0).round() / 10_000.0,
+            "language": guess.language.map(|l| l.code()),
+            "binary": guess.binary.map(|b| b.name()),
             "score": guess.score,
             "margin": guess.margin,
             "ascii_only": guess.ascii_only,

@@ -41,10 +41,90 @@ fn detect_names_the_encoding_of_the_shipped_example() {
     let o = run(&["detect", path.to_str().unwrap()], b"");
     assert_eq!(o.status.code(), Some(0));
     let out = String::from_utf8(o.stdout).unwrap();
-    let first = out.lines().next().unwrap();
-    assert!(first.contains(": Shift_JIS (score "), "{out}");
-    // The default --top 5 lists five candidates under the guess.
+    // Encoding, confidence and language on one line, and no ranking unless asked.
+    let line = out.trim_end();
+    assert!(line.contains(": Shift_JIS (confidence 0.99"), "{out}");
+    assert!(line.ends_with(", Japanese)"), "{out}");
+    assert_eq!(out.lines().count(), 1, "{out}");
+    // --top 5 lists five candidates under the guess, with confidence and score.
+    let o = run(&["detect", "--top", "5", path.to_str().unwrap()], b"");
+    let out = String::from_utf8(o.stdout).unwrap();
     assert_eq!(out.lines().count(), 6, "{out}");
+    assert!(out.lines().next().unwrap().contains("; score "), "{out}");
+    assert!(out.lines().nth(1).unwrap().contains("Shift_JIS"), "{out}");
+    assert!(
+        out.lines().nth(1).unwrap().contains("confidence 0.99"),
+        "{out}"
+    );
+}
+
+#[test]
+fn detect_json_has_no_ranking_unless_asked() {
+    let path = example("shift_jis.txt");
+    let v = json(&run(&["detect", "--json", path.to_str().unwrap()], b""));
+    let report = &v[0];
+    assert_eq!(report["encoding"], "Shift_JIS");
+    assert_eq!(report["language"], "ja");
+    assert_eq!(report["language_name"], "Japanese");
+    assert!(report["binary"].is_null());
+    let confidence = report["confidence"].as_f64().unwrap();
+    assert!((0.9..=1.0).contains(&confidence), "{report}");
+    assert!(report.get("ranking").is_none(), "{report}");
+    let v = json(&run(
+        &["detect", "--json", "--top", "3", path.to_str().unwrap()],
+        b"",
+    ));
+    let ranking = v[0]["ranking"].as_array().unwrap();
+    assert_eq!(ranking.len(), 3);
+    assert_eq!(ranking[0]["confidence"].as_f64().unwrap(), confidence);
+}
+
+#[test]
+fn detect_binary_utf16_and_candidate_sets() {
+    // A PNG is not text.
+    let png = b"\x89PNG\r\n\x1a\n\0\0\0\rIHDR\0\0\0\x10\0\0\0\x10\x08\x06\0\0\0";
+    let v = json(&run(&["detect", "--json"], png));
+    assert_eq!(v[0]["binary"], "PNG");
+    assert_eq!(v[0]["confidence"].as_f64().unwrap(), 0.0);
+    let o = run(&["detect"], png);
+    let line = String::from_utf8(o.stdout).unwrap();
+    assert!(line.contains("binary data (PNG), not text"), "{line}");
+    // UTF-16LE without a byte order mark.
+    let utf16: Vec<u8> = "Grüße aus Köln, und viele mehr."
+        .encode_utf16()
+        .flat_map(u16::to_le_bytes)
+        .collect();
+    let v = json(&run(&["detect", "--json"], &utf16));
+    assert_eq!(v[0]["encoding"], "UTF-16LE", "{v}");
+    // --deny and --allow take labels.
+    let cyrillic = textcodec::encode("Привет, мир! Как у вас дела?", Encoding::Windows1251)
+        .0
+        .into_owned();
+    let v = json(&run(&["detect", "--json"], &cyrillic));
+    assert_eq!(v[0]["encoding"], "windows-1251");
+    let v = json(&run(&["detect", "--json", "--deny", "cp1251"], &cyrillic));
+    assert_ne!(v[0]["encoding"], "windows-1251");
+    let v = json(&run(
+        &[
+            "detect",
+            "--json",
+            "--allow",
+            "koi8-r,iso-8859-5",
+            "--top",
+            "0",
+        ],
+        &cyrillic,
+    ));
+    assert!(["KOI8-R", "ISO-8859-5"].contains(&v[0]["encoding"].as_str().unwrap()));
+    let excluded = v[0]["ranking"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|c| c["excluded"] == true)
+        .count();
+    assert_eq!(excluded, 36);
+    let o = run(&["detect", "--allow", "no-such-label"], b"");
+    assert_eq!(o.status.code(), Some(2));
 }
 
 #[test]
@@ -124,9 +204,12 @@ fn sniff_detects_unlabelled_text_unless_told_not_to() {
     assert_eq!(v[0]["source"], "detection");
     assert_eq!(v[0]["confidence"], "tentative");
     assert!(v[0]["detection"]["margin"].as_f64().is_some());
+    assert!(v[0]["detection"]["confidence"].as_f64().unwrap() > 0.9);
+    assert_eq!(v[0]["detection"]["language"], "ja");
     let o = run(&["sniff", path.to_str().unwrap()], b"");
     let line = String::from_utf8(o.stdout).unwrap();
     assert!(line.contains("Shift_JIS (tentative)"), "{line}");
+    assert!(line.contains("detection (confidence 0.99"), "{line}");
 
     let v = json(&run(
         &["sniff", "--json", "--no-detect", path.to_str().unwrap()],
@@ -172,6 +255,9 @@ fn convert_from_auto_decodes_unlabelled_legacy_text() {
         String::from_utf8_lossy(&o.stderr)
     );
     assert_eq!(String::from_utf8(o.stdout).unwrap(), japanese_text());
+    // The note on stderr says how sure the detection was.
+    let note = String::from_utf8(o.stderr).unwrap();
+    assert!(note.contains("detection (confidence 0.99"), "{note}");
     let o = run(
         &[
             "convert",
