@@ -56,6 +56,7 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(encode::_encode_into, m)?)?;
     m.add_class::<encode::PyEncoder>()?;
     m.add_class::<detect::PyDetectResult>()?;
+    m.add_class::<detect::PyDetector>()?;
     m.add_function(wrap_pyfunction!(detect::detect, m)?)?;
     m.add_class::<sniff::PySniffReport>()?;
     m.add_function(wrap_pyfunction!(sniff::sniff, m)?)?;

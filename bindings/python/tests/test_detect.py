@@ -23,8 +23,13 @@ def test_detect_japanese_in_each_encoding(label):
     assert names[0] == label and len(set(names)) == len(names)
     assert ("UTF-8" in [n for n, _, out in r.ranking if out]) == (not seven_bit)
     first_out = next((i for i, (_, _, out) in enumerate(r.ranking) if out), len(r.ranking))
-    assert (first_out == len(r.ranking)) == seven_bit
+    # 7-bit bytes rule out only UTF-16 (printable ASCII is never read as UTF-16).
+    out_names = {n for n, _, out in r.ranking if out}
+    assert (out_names == {"UTF-16LE", "UTF-16BE"}) == seven_bit
     assert all(out for _, _, out in r.ranking[first_out:])
+    # Calibrated confidence, the language, the same order of candidates.
+    assert r.confidence > 0.9 and r.language == "ja" and r.language_name == "Japanese"
+    assert [n for n, _ in r.confidences] == names and r.confidences[0][1] == r.confidence
     # Any bytes-like object, same answer.
     assert textcodec.detect(memoryview(bytearray(data))).encoding == label
 
@@ -51,3 +56,20 @@ def test_sniff_and_decode_html_detect_opt_in():
     assert (text, name) == (JAPANESE, "Shift_JIS")
     # A label still wins.
     assert textcodec.sniff(data, "text/html; charset=euc-kr", detect=True).source == "content-type"
+
+
+def test_detect_binary_utf16_and_candidate_sets():
+    png = b"\x89PNG\r\n\x1a\n\0\0\0\rIHDR\0\0\0\x10"
+    r = textcodec.detect(png)
+    assert (r.binary, r.confidence, r.language) == ("PNG", 0.0, None)
+    data = "Grüße aus Köln, und viele mehr.".encode("utf-16-le")
+    assert textcodec.detect(data).encoding == "UTF-16LE"
+    assert textcodec.detect(data, deny=["utf-16le", "utf-16be"]).encoding != "UTF-16LE"
+    cyrillic = "Привет, мир! Как у вас дела?".encode("cp1251")
+    r = textcodec.detect(cyrillic, allow=["koi8-r", textcodec.lookup("iso-8859-5")])
+    assert r.encoding in ("KOI8-R", "ISO-8859-5")
+    assert sum(1 for _, _, out in r.ranking if not out) <= 2
+    with pytest.raises(LookupError):
+        textcodec.detect(cyrillic, deny=["no-such-label"])
+    assert textcodec.detect(b"plain").confidence == 1.0
+    assert "confidence=" in repr(textcodec.detect(b"x"))

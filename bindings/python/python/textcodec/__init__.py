@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING
 
 from ._native import (
     DetectResult,
+    Detector,
     Decoder,
     Encoder,
     Encoding,
@@ -42,6 +43,7 @@ __version__ = "0.1.0"
 __all__ = [
     "Decoder",
     "DetectResult",
+    "Detector",
     "EncodeIntoResult",
     "Encoder",
     "Encoding",

@@ -1,6 +1,6 @@
 """Type stubs for the extension module ``textcodec._native`` (re-exported by ``textcodec``)."""
 
-from typing import Any, Dict, List, Optional, Protocol, Tuple, Union, final
+from typing import Any, Dict, Iterable, List, Optional, Protocol, Tuple, Union, final
 
 import sys
 if sys.version_info >= (3, 12):
@@ -149,6 +149,14 @@ class DetectResult:
     @property
     def encoding(self) -> str: ...
     @property
+    def confidence(self) -> float: ...
+    @property
+    def language(self) -> Optional[str]: ...
+    @property
+    def language_name(self) -> Optional[str]: ...
+    @property
+    def binary(self) -> Optional[str]: ...
+    @property
     def score(self) -> float: ...
     @property
     def margin(self) -> float: ...
@@ -158,6 +166,10 @@ class DetectResult:
     def stopped_early(self) -> bool: ...
     @property
     def ranking(self) -> List[Tuple[str, float, bool]]: ...
+    @property
+    def confidences(self) -> List[Tuple[str, float]]: ...
+
+_Labels = Optional[Iterable[Union[str, bytes, Encoding]]]
 
 def detect(
     data: _BytesLike,
@@ -165,7 +177,28 @@ def detect(
     tld: Optional[str] = None,
     allow_utf8: bool = True,
     locale: Optional[str] = None,
+    allow: _Labels = None,
+    deny: _Labels = None,
 ) -> DetectResult: ...
+
+class Detector:
+    """The streaming detector: feed chunks split anywhere, then guess."""
+
+    def __init__(self) -> None: ...
+    def feed(self, data: _BytesLike, last: bool = False) -> bool: ...
+    @property
+    def done(self) -> bool: ...
+    @property
+    def bytes_examined(self) -> int: ...
+    def guess(
+        self,
+        *,
+        tld: Optional[str] = None,
+        allow_utf8: bool = True,
+        locale: Optional[str] = None,
+        allow: _Labels = None,
+        deny: _Labels = None,
+    ) -> DetectResult: ...
 
 def sniff(
     data: _BytesLike,
