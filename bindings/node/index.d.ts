@@ -94,20 +94,38 @@ export interface DetectOptions {
   allowUTF8?: boolean;
   /** The user's locale as a language tag (e.g. "ja-JP"): a hint. */
   locale?: string;
+  /** Only these encodings (labels) may be the answer. An unknown label is a RangeError. */
+  allow?: Iterable<string> | null;
+  /** These encodings (labels) may not be the answer, e.g. ["utf-16le", "utf-16be"]. */
+  deny?: Iterable<string> | null;
 }
 
 export interface DetectCandidate {
   /** The encoding's name, lowercased (e.g. "shift_jis"). */
   encoding: string;
+  /** The probability that decoding with it gives the input's text; 0 when disqualified. */
+  confidence: number;
   /** Its plausibility score, higher is better; null when not finite. */
   score: number | null;
-  /** Its decoder finds a malformed sequence in the input. */
+  /** Its decoder finds a malformed sequence in the input, or the options rule it out. */
   disqualified: boolean;
+  /** The options (allow, deny, allowUTF8) rule it out. */
+  excluded: boolean;
 }
 
 export interface DetectResult {
   /** The guess, lowercased: `new TextDecoder(result.encoding)` decodes the bytes. */
   encoding: string;
+  /** The probability that decoding with `encoding` gives the text, calibrated on held-out
+   * text (of guesses with confidence 0.9, about nine in ten are right); 1 for ASCII-only
+   * input, 0 for binary data. */
+  confidence: number;
+  /** The text's language ("ru", "ja") where the model knows it, else null. */
+  language: string | null;
+  /** The language's English name ("Russian"), else null. */
+  languageName: string | null;
+  /** Not text: the binary format ("PNG", "gzip", "control bytes"), else null. */
+  binary: string | null;
   /** The guess's score; null when not finite. */
   score: number | null;
   /** The guess's score minus the runner-up's: the larger, the surer. */
@@ -117,7 +135,8 @@ export interface DetectResult {
   /** The detector had enough evidence before the end of the input and stopped looking. */
   stoppedEarly: boolean;
   /** Every candidate (UTF-8, the single-byte encodings, GBK, gb18030, Big5, EUC-JP,
-   * ISO-2022-JP, Shift_JIS, EUC-KR), best first, disqualified ones last. */
+   * ISO-2022-JP, Shift_JIS, EUC-KR, UTF-16LE and UTF-16BE without a byte order mark), best
+   * first, disqualified ones last. */
   ranking: DetectCandidate[];
 }
 

@@ -400,22 +400,32 @@ function defineInterface(cls) {
 
 /**
  * Guesses the encoding of unlabelled bytes. `options`: `tld` (the URL's top-level domain,
- * e.g. "jp"), `allowUTF8` (default true), `locale` (a language tag such as "ja-JP").
+ * e.g. "jp"), `allowUTF8` (default true), `locale` (a language tag such as "ja-JP"),
+ * `allow` and `deny` (iterables of encoding labels: the only encodings that may be the
+ * answer, and encodings that may not; an unknown label is a RangeError).
  */
 function detect(input, options = undefined) {
   const context = "Failed to execute 'detect'";
   const view = toBufferView(input, context);
   const shared = viewIsShared;
+  let allow = null;
   let allowUTF8 = true;
+  let deny = null;
   let locale = null;
   let tld = null;
+  const labels = (value) => Array.from(value, (label) => labelToEncoding(toDOMString(label), context));
   // Dictionary members in lexicographic order, as Web IDL reads them.
   if (isDictionary(options, context)) {
+    if (options.allow !== undefined && options.allow !== null) allow = labels(options.allow);
     if (options.allowUTF8 !== undefined) allowUTF8 = !!options.allowUTF8;
+    if (options.deny !== undefined && options.deny !== null) deny = labels(options.deny);
     if (options.locale !== undefined) locale = toDOMString(options.locale);
     if (options.tld !== undefined) tld = toDOMString(options.tld);
   }
-  return nativeDetect(snapshot(view, shared), tld, allowUTF8, locale);
+  const result = nativeDetect(snapshot(view, shared), tld, allowUTF8, locale, allow, deny);
+  // Absent optional members come back undefined: null, as the types say.
+  for (const key of ['language', 'languageName', 'binary']) result[key] ??= null;
+  return result;
 }
 
 defineInterface(TextDecoder);

@@ -350,10 +350,15 @@ pub fn kernel_info() -> KernelInfo {
 pub struct DetectCandidate {
     /// The encoding's name, lowercased (as `TextDecoder.prototype.encoding` gives it).
     pub encoding: String,
+    /// The probability that decoding with it gives the input's text (0 when
+    /// disqualified).
+    pub confidence: f64,
     /// Its plausibility score (higher is better); `null` when not finite.
     pub score: Option<f64>,
-    /// Its decoder found a malformed sequence in the input.
+    /// Its decoder found a malformed sequence in the input, or the options rule it out.
     pub disqualified: bool,
+    /// The options rule it out (`allow`, `deny`, `allowUTF8`).
+    pub excluded: bool,
 }
 
 /// What [`detect`] returns.
@@ -361,6 +366,15 @@ pub struct DetectCandidate {
 pub struct DetectResult {
     /// The guess's name, lowercased (pass it to `new TextDecoder(...)`).
     pub encoding: String,
+    /// The probability that decoding with `encoding` gives the text, calibrated on
+    /// held-out text; 1 for ASCII-only input, 0 for binary data.
+    pub confidence: f64,
+    /// The text's language (`"ru"`, `"ja"`) where the model knows it, else `null`.
+    pub language: Option<String>,
+    /// The language's English name (`"Russian"`), else `null`.
+    pub language_name: Option<String>,
+    /// Not text: the binary format (`"PNG"`, `"gzip"`, `"control bytes"`), else `null`.
+    pub binary: Option<String>,
     /// The guess's score; `null` when not finite.
     pub score: Option<f64>,
     /// The guess's score minus the runner-up's: the larger, the surer.
@@ -377,20 +391,46 @@ fn finite(value: f32) -> Option<f64> {
     value.is_finite().then_some(f64::from(value))
 }
 
-/// `detect(bytes, tld, allowUTF8, locale)`: the statistical detector (`textcodec::detect`)
-/// on unlabelled bytes. The JavaScript layer validates and defaults the options.
+/// Labels to encodings; an unknown label is a `RangeError`, as for `TextDecoder`.
+fn encodings(labels: Option<Vec<String>>) -> Result<Option<Vec<textcodec::Encoding>>> {
+    labels
+        .map(|labels| {
+            labels
+                .iter()
+                .map(|label| {
+                    textcodec::Encoding::for_label_str(label).ok_or_else(|| {
+                        Error::new(
+                            Status::InvalidArg,
+                            format!("RangeError: unknown encoding label \"{label}\""),
+                        )
+                    })
+                })
+                .collect()
+        })
+        .transpose()
+}
+
+/// `detect(bytes, tld, allowUTF8, locale, allow, deny)`: the statistical detector
+/// (`textcodec::detect`) on unlabelled bytes. The JavaScript layer validates and defaults
+/// the options.
 #[napi(js_name = "detect")]
 pub fn detect_encoding(
     input: &[u8],
     tld: Option<String>,
     allow_utf8: bool,
     locale: Option<String>,
-) -> DetectResult {
+    allow: Option<Vec<String>>,
+    deny: Option<Vec<String>>,
+) -> Result<DetectResult> {
     use textcodec::detect::{Detector, Hints};
+    let allow = encodings(allow)?;
+    let deny = encodings(deny)?.unwrap_or_default();
     let hints = Hints {
         tld: tld.as_deref().map(str::as_bytes),
         allow_utf8,
         locale: locale.as_deref(),
+        allow: allow.as_deref(),
+        deny: &deny,
     };
     let mut detector = Detector::new();
     detector.feed(input, true);
@@ -400,16 +440,22 @@ pub fn detect_encoding(
         .into_iter()
         .map(|c| DetectCandidate {
             encoding: c.encoding.lowercase_name().to_string(),
+            confidence: f64::from(c.confidence),
             score: finite(c.score),
             disqualified: c.disqualified,
+            excluded: c.excluded,
         })
         .collect();
-    DetectResult {
+    Ok(DetectResult {
         encoding: guess.encoding.lowercase_name().to_string(),
+        confidence: f64::from(guess.confidence),
+        language: guess.language.map(|l| l.code().to_string()),
+        language_name: guess.language.map(|l| l.name().to_string()),
+        binary: guess.binary.map(|b| b.name().to_string()),
         score: finite(guess.score),
         margin: finite(guess.margin),
         ascii_only: guess.ascii_only,
         stopped_early: guess.stopped_early,
         ranking,
-    }
+    })
 }

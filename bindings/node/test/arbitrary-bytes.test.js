@@ -647,7 +647,7 @@ for (const name of DECODABLE) {
 // TextDecoder, fatal) rejects the input, as long as the detector read all of it.
 
 test('detect: arbitrary bytes; disqualification agrees with each fatal TextDecoder', () => {
-  const candidates = ['utf-8', ...SINGLE_BYTE, ...MULTI_BYTE].sort();
+  const candidates = ['utf-8', 'utf-16le', 'utf-16be', ...SINGLE_BYTE, ...MULTI_BYTE].sort();
   const problems = findings(`detect (kernel ${KERNEL})`);
   const p = prng(0xDE7EC7);
   const fatal = new Map(candidates.map((c) => [c, new TextDecoder(c, { fatal: true })]));
@@ -667,8 +667,11 @@ test('detect: arbitrary bytes; disqualification agrees with each fatal TextDecod
       if (new TextDecoder(result.encoding).encoding !== result.encoding) problems.add(`${at()}: guess ${result.encoding} is not a name`);
       if (result.stoppedEarly) continue;
       let survivors = 0;
+      // Bytes that are all printable ASCII (and ESC) are never read as UTF-16.
+      const asciiText = bytes.every((b) => b < 0x80 && !(b <= 0x08 || b === 0x0b || (b >= 0x0e && b <= 0x1a) || (b >= 0x1c && b <= 0x1f)));
       for (const c of result.ranking) {
         const rejects = (c.encoding === 'utf-8' && !allowUTF8) ||
+          (c.encoding.startsWith('utf-16') && asciiText) ||
           attempt(() => fatal.get(c.encoding).decode(bytes)) === null;
         if (!rejects) survivors++;
         if (c.disqualified !== rejects) {
