@@ -53,7 +53,7 @@ impl DecodeKernel for XUserDefinedDecoder {
             // Every byte is valid, and the mapping is arithmetic: the bulk kernel where the
             // CPU has one, then one pass over what fits, in a loop the compiler vectorises.
             let bulk = if src.len() >= crate::simd::byte_map::BLOCK {
-                dst.x_user_defined_bulk(src)
+                dst.decode_bulk(&crate::simd::byte_map::XUserDefined, src)
             } else {
                 0
             };

@@ -18,7 +18,6 @@
 use alloc::vec::Vec;
 
 use super::Slots;
-use crate::index::PairTable;
 
 mod byte_map;
 mod utf16;
@@ -61,24 +60,11 @@ pub(crate) trait Sink {
     /// bytes are written first and an error found on the way only moves the end back
     /// (what lies past it is scratch).
     fn push_byte_map_run(&mut self, src: &[u8], map: &ByteMap<'_>) -> usize;
-    /// Maps a prefix of `src` through `map` in bulk where the CPU has a kernel for it
-    /// ([`super::byte_map`]: whole 32-byte blocks, up to the first error byte); returns the
-    /// bytes of `src` taken (0 where there is no such kernel).
-    fn map_bytes_bulk(&mut self, src: &[u8], map: &ByteMap<'_>) -> usize;
-    /// Maps whole 16-byte blocks of ASCII and [`ByteMap::linear`] bytes by arithmetic where
-    /// the level has a kernel for it and no table kernel ([`super::byte_map::linear_to_utf16`]:
-    /// SSE2, into UTF-16); returns the bytes of `src` taken (0 elsewhere).
-    fn map_linear_bulk(&mut self, _src: &[u8], _map: &ByteMap<'_>) -> usize {
-        0
-    }
-    /// x-user-defined in bulk where the CPU has a kernel for it (UTF-16: arithmetic, 64
-    /// bytes per step; UTF-8: [`Sink::map_bytes_bulk`] with its table); returns the bytes
-    /// of `src` taken (0 where there is no such kernel).
-    fn x_user_defined_bulk(&mut self, src: &[u8]) -> usize;
-    /// Decodes 64-byte blocks of ASCII and pairs of `pairs` where the CPU has a kernel for
-    /// it ([`super::double_byte`]); returns the bytes of `src` taken (0 where there is no
-    /// such kernel, or the first block holds anything else).
-    fn double_byte_bulk(&mut self, src: &[u8], pairs: &PairTable) -> usize;
+    /// Decodes a prefix of `src` with a bulk kernel of the active level, into this sink's
+    /// form, as far as the kernel goes (0 where the level has none); returns the bytes of
+    /// `src` taken. The one entry point from the sinks to the decoding kernels: what a
+    /// [`BulkDecode`] reports written is trusted (its contract is `unsafe`).
+    fn decode_bulk(&mut self, kernel: &impl BulkDecode, src: &[u8]) -> usize;
     /// Decodes a run of ASCII bytes and two-byte sequences (the CJK decoders' common case):
     /// `pair(lead, trail)` is the BMP code point of a valid pair starting with the
     /// non-ASCII byte `lead`, or 0 when `lead` starts anything else (another length, an
@@ -113,6 +99,22 @@ pub(crate) trait Sink {
     /// order) made of non-surrogates and surrogate pairs, whole characters only, as far as
     /// it fits; returns the bytes of `src` taken (even).
     fn copy_utf16(&mut self, src: &[u8], big_endian: bool) -> usize;
+}
+
+/// A bulk decoding kernel as the sinks take it: decodes a prefix of `src` into either
+/// output form, as far as the active level's kernel goes.
+///
+/// # Safety
+/// For every `src` and `dst`, each method returns `(read, written)` with `read <=
+/// src.len()` and `written <= dst.len()`, having stored initialised values into
+/// `dst[..written]` and nothing past it (the rules of [`Slots`]), and that output is whole
+/// characters only: `to_utf8`'s is valid UTF-8, which a [`Utf8Sink`] makes part of its
+/// text without validating it again, and `to_utf16`'s holds no lone surrogate.
+pub(crate) unsafe trait BulkDecode {
+    /// Into UTF-8: (bytes of `src` read, bytes written).
+    fn to_utf8(&self, src: &[u8], dst: &mut Slots<u8>) -> (usize, usize);
+    /// Into UTF-16: (bytes of `src` read, units written).
+    fn to_utf16(&self, src: &[u8], dst: &mut Slots<u16>) -> (usize, usize);
 }
 
 /// The high bit of each of the first 16 bytes of `src` (non-zero bits = non-ASCII bytes),

@@ -8,8 +8,7 @@
 )]
 
 use super::super::{slots, write_slots, Slots};
-use super::{for_valid_utf8_chunks, long_ascii_run_at, ByteMap, Sink};
-use crate::index::PairTable;
+use super::{for_valid_utf8_chunks, long_ascii_run_at, BulkDecode, ByteMap, Sink};
 
 /// A UTF-16 output buffer.
 pub(crate) struct Utf16Sink<'a> {
@@ -135,37 +134,13 @@ impl Sink for Utf16Sink<'_> {
         self.pos = pos;
         i
     }
-    // Bounds: `pos <= buf.len()`, and `n` units were written into `buf[pos..]`.
+    // Bounds: `pos <= buf.len()`, and the kernel reports at most the room it was given.
     #[inline]
     #[allow(clippy::indexing_slicing, clippy::arithmetic_side_effects)]
-    fn map_bytes_bulk(&mut self, src: &[u8], map: &ByteMap<'_>) -> usize {
-        let n = crate::simd::byte_map::to_utf16(src, map, &mut self.buf[self.pos..]);
-        self.pos += n;
-        n
-    }
-    // Bounds: as `map_bytes_bulk`.
-    #[inline]
-    #[allow(clippy::indexing_slicing, clippy::arithmetic_side_effects)]
-    fn map_linear_bulk(&mut self, src: &[u8], map: &ByteMap<'_>) -> usize {
-        let n = crate::simd::byte_map::linear_to_utf16(src, map.linear, &mut self.buf[self.pos..]);
-        self.pos += n;
-        n
-    }
-    // Bounds: `pos <= buf.len()`, and `n` units were written into `buf[pos..]`.
-    #[inline]
-    #[allow(clippy::indexing_slicing, clippy::arithmetic_side_effects)]
-    fn x_user_defined_bulk(&mut self, src: &[u8]) -> usize {
-        let n = crate::simd::byte_map::x_user_defined_to_utf16(src, &mut self.buf[self.pos..]);
-        self.pos += n;
-        n
-    }
-    // Bounds: `pos <= buf.len()`, and the kernel wrote `written` units into `buf[pos..]`.
-    #[inline]
-    #[allow(clippy::indexing_slicing, clippy::arithmetic_side_effects)]
-    fn double_byte_bulk(&mut self, src: &[u8], pairs: &PairTable) -> usize {
-        let (read, written) =
-            crate::simd::double_byte::to_utf16(src, pairs, &mut self.buf[self.pos..]);
-        self.pos += written;
+    fn decode_bulk(&mut self, kernel: &impl BulkDecode, src: &[u8]) -> usize {
+        let room = self.buf.len() - self.pos;
+        let (read, written) = kernel.to_utf16(src, &mut self.buf[self.pos..]);
+        self.pos += written.min(room);
         read
     }
     #[inline(always)]

@@ -14,8 +14,7 @@ use alloc::string::String;
 use core::mem::MaybeUninit;
 
 use super::super::{slots, write_slots, Slots};
-use super::{for_valid_utf8_chunks, long_ascii_run_at, ByteMap, Sink};
-use crate::index::PairTable;
+use super::{for_valid_utf8_chunks, long_ascii_run_at, BulkDecode, ByteMap, Sink};
 
 /// A UTF-8 output buffer. See the module docs for its invariant.
 pub(crate) struct Utf8Sink<'a> {
@@ -197,27 +196,15 @@ impl Sink for Utf8Sink<'_> {
         self.pos = pos;
         i
     }
-    /// Keeps the invariant: the kernel writes whole characters (scalar values from the
-    /// table; it refuses surrogates) into `buf[pos..]`, nothing past what it reports.
-    // Bounds: `pos <= buf.len()`, and `written` bytes were written into `buf[pos..]`.
+    /// Keeps the invariant: a `BulkDecode` writes whole characters into `buf[pos..]` and
+    /// nothing past what it reports (its `unsafe` contract).
+    // Bounds: `pos <= buf.len()`, and the kernel reports at most the room it was given.
     #[inline]
     #[allow(clippy::indexing_slicing, clippy::arithmetic_side_effects)]
-    fn map_bytes_bulk(&mut self, src: &[u8], map: &ByteMap<'_>) -> usize {
-        let (read, written) = crate::simd::byte_map::to_utf8(src, map, &mut self.buf[self.pos..]);
-        self.pos += written;
-        read
-    }
-    fn x_user_defined_bulk(&mut self, _src: &[u8]) -> usize {
-        // The codec's UTF-8 path maps through its table (`map_bytes_bulk`).
-        0
-    }
-    // Bounds: `pos <= buf.len()`, and the kernel wrote `written` bytes into `buf[pos..]`.
-    #[inline]
-    #[allow(clippy::indexing_slicing, clippy::arithmetic_side_effects)]
-    fn double_byte_bulk(&mut self, src: &[u8], pairs: &PairTable) -> usize {
-        let (read, written) =
-            crate::simd::double_byte::to_utf8(src, pairs, &mut self.buf[self.pos..]);
-        self.pos += written;
+    fn decode_bulk(&mut self, kernel: &impl BulkDecode, src: &[u8]) -> usize {
+        let room = self.buf.len() - self.pos;
+        let (read, written) = kernel.to_utf8(src, &mut self.buf[self.pos..]);
+        self.pos += written.min(room);
         read
     }
     #[inline(always)]
