@@ -108,10 +108,23 @@ fn best<const N: usize>(
             *c = c.saturating_add(u64::from(n));
         }
     }
+    // The classes seen (short text has few): only they are summed per language.
+    let mut seen = [(0usize, 0i64); N];
+    let mut count = 0usize;
+    for (class, &n) in classes.iter().enumerate() {
+        if n > 0 {
+            if let Some(slot) = seen.get_mut(count) {
+                *slot = (class, i64::try_from(n).unwrap_or(i64::MAX));
+                count = count.saturating_add(1);
+            }
+        }
+    }
+    let seen = seen.get(..count).unwrap_or_default();
     let (mut first, mut second) = ((i64::MIN, 0u8), i64::MIN);
     for (lang, logp) in langs {
-        let score = classes.iter().zip(logp).fold(0i64, |t, (&n, &p)| {
-            t.saturating_add(i64::from(p).saturating_mul(n as i64))
+        let score = seen.iter().fold(0i64, |t, &(class, n)| {
+            let p = logp.get(class).copied().unwrap_or(0);
+            t.saturating_add(i64::from(p).saturating_mul(n))
         });
         if score > first.0 {
             second = first.0;

@@ -124,6 +124,18 @@ const ESC_IN_TEXT: i64 = 128;
 /// in their text, as ESC.
 const CONTROL_IN_TEXT: i64 = 128;
 
+/// A UTF-16 candidate whose text scores below this (units) at a multiple of
+/// [`UTF16_CHECK`] bytes, before any binary data byte was seen, stops being scored. Without
+/// such a byte only CJK text can be UTF-16 (text in any other script has a NUL or its
+/// block's byte, 0x01–0x1E, in every other byte), and CJK text that reads this badly (a
+/// hundred points down: a dozen unseen ideographs in the first few dozen bytes) does not
+/// make up the [`UTF16_WITHOUT_CONTROLS`] penalty; other text read as UTF-16 gets there
+/// within a few dozen bytes.
+const UTF16_GIVE_UP: i64 = -100 * UNITS_PER_POINT as i64;
+
+/// See [`UTF16_GIVE_UP`].
+const UTF16_CHECK: u64 = 32;
+
 /// The UTF-16 candidates' prior (units): text without a byte order mark is rarely UTF-16.
 const UTF16_PRIOR: i64 = -20;
 
@@ -353,8 +365,11 @@ pub struct Detector {
     stopped_early: bool,
     /// UTF-16LE and UTF-16BE.
     utf16: [Utf16; 2],
-    /// Bit `i`: `utf16[i]`'s text is no longer scored (far behind at a step boundary).
+    /// Bit `i`: `utf16[i]`'s text is no longer scored (far behind at a step boundary, or
+    /// hopeless at a multiple of [`UTF16_CHECK`]).
     utf16_off: u8,
+    /// A binary data byte was seen (as of the last UTF-16 part examined).
+    utf16_pattern: bool,
     /// Binary data bytes seen (controls in the text of every candidate but UTF-16).
     binary_bytes: u64,
     /// The first bytes of the input, for the binary formats' signatures.
@@ -401,6 +416,7 @@ impl Detector {
             utf16: [Encoding::Utf16Le, Encoding::Utf16Be]
                 .map(|encoding| Utf16::new(Decoder::with_options(encoding, options))),
             utf16_off: 0,
+            utf16_pattern: false,
             binary_bytes: 0,
             head: [0; binary::HEAD],
             counts: [0; 256],
@@ -456,12 +472,32 @@ impl Detector {
                 *d = b;
             }
         }
+        let mut offset = self.examined;
         self.examined = self.examined.saturating_add(bytes.len() as u64);
         self.examine_single(bytes);
-        for (i, u) in self.utf16.iter_mut().enumerate() {
-            if u.alive {
-                examine_utf16(u, bytes, false, self.utf16_off & (1 << i) == 0);
+        // UTF-16 in parts that end at multiples of UTF16_CHECK (stream offsets, so the
+        // chunking changes nothing), after each of which a hopeless reading stops being
+        // scored.
+        let mut rest = bytes;
+        while !rest.is_empty() && self.utf16.iter().any(|u| u.alive) {
+            let room = UTF16_CHECK.saturating_sub(offset % UTF16_CHECK);
+            let take = usize::try_from(room).unwrap_or(usize::MAX).min(rest.len());
+            let (part, tail) = rest.split_at_checked(take).unwrap_or((rest, &[]));
+            for (i, u) in self.utf16.iter_mut().enumerate() {
+                if u.alive {
+                    examine_utf16(u, part, false, self.utf16_off & (1 << i) == 0);
+                }
             }
+            offset = offset.saturating_add(part.len() as u64);
+            self.utf16_pattern |= part.iter().any(|&b| binary::is_binary_data_byte(b));
+            if offset.is_multiple_of(UTF16_CHECK) && !self.utf16_pattern {
+                for (i, u) in self.utf16.iter().enumerate() {
+                    if u.alive && u.score() < UTF16_GIVE_UP {
+                        self.utf16_off |= 1 << i;
+                    }
+                }
+            }
+            rest = tail;
         }
         for (i, m) in self.multi.iter_mut().enumerate() {
             if m.alive {
@@ -932,15 +968,17 @@ impl Detector {
             } else {
                 0
             };
+            let dead = !u.alive || self.ascii_text();
             push(Entry {
                 encoding,
                 units: u
                     .score()
                     .saturating_add(UTF16_PRIOR)
                     .saturating_add(pattern),
-                dead: !u.alive || self.ascii_text(),
+                dead,
                 excluded: false,
-                pruned: self.utf16_off & (1 << i) != 0,
+                // As for the single-byte candidates: a disqualified one is not "pruned".
+                pruned: !dead && self.utf16_off & (1 << i) != 0,
                 key: Key::Utf16(i),
             });
         }
