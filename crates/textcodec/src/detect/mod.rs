@@ -18,7 +18,33 @@
 //! }
 //! detector.feed(b"", true);
 //! assert_eq!(detector.guess(&Hints::new()).encoding, guess.encoding);
+//!
+//! // How sure; in which language (Japanese text: by its encoding); candidate sets.
+//! assert!(guess.confidence > 0.9);
+//! let sjis = b"\x93\xfa\x96\x7b\x8c\xea\x82\xcc\x83\x65\x83\x4c\x83\x58\x83\x67";
+//! assert_eq!(detect(sjis, &Hints::new()).language.map(|l| l.name()), Some("Japanese"));
+//! let koi8 = detect(bytes, &Hints::new().allowing(&[Encoding::Koi8R]));
+//! assert_eq!(koi8.encoding, Encoding::Koi8R);
+//!
+//! // Binary data is not text.
+//! let png = b"\x89PNG\r\n\x1a\n\0\0\0\rIHDR";
+//! assert_eq!(detect(png, &Hints::new()).binary, Some(textcodec::detect::Binary::Png));
 //! ```
+//!
+//! ## What it answers
+//!
+//! [`Guess::encoding`], with [`Guess::confidence`]: the probability that decoding with
+//! it gives the text, calibrated on held-out text (`scripts/make-detect-calibration.py`,
+//! `scripts/fit-detect-calibration.py`; of guesses with confidence about *c*, a fraction
+//! about *c* are right); [`Guess::language`] where the model knows it; [`Guess::binary`]
+//! for input that is not text (a binary format's signature at the start, or binary data
+//! bytes of <https://mimesniff.spec.whatwg.org/#binary-data-byte> in more than 1 % of
+//! the input); [`Guess::ascii_only`] when nothing told encodings apart. UTF-16LE and
+//! UTF-16BE without a byte order mark are candidates: their text is scored as
+//! alphabetic and as CJK text, and each binary data byte (the NULs and block bytes of
+//! UTF-16 text) counts against every other candidate as a control in its text; bytes
+//! that are all printable ASCII are never read as UTF-16. [`Hints::allow`] and
+//! [`Hints::deny`] restrict the candidates.
 //!
 //! ## How it decides
 //!
