@@ -12,6 +12,8 @@
           the reliability table and expected calibration error of the confidences in
           DETAILS (the EVALUATION samples' details: held out from the fit), per bucket of
           confidence, overall and per length.
+  plot    python scripts/fit-detect-calibration.py plot DETAILS OUT.png
+          the reliability diagram of DETAILS as a PNG (needs matplotlib).
 
 The fit. Each guess that is text (not ASCII only, not binary) has a margin m (points)
 over the best candidate that decodes the input differently, and a class: the winner is
@@ -220,8 +222,44 @@ def report(details, samples=None):
             print(f"| {b} | {k} | {sc / k:.3f} | {sy / k:.3f} |")
 
 
+def plot(details, out):
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    bins = [[0, 0.0, 0] for _ in range(10)]
+    for r in read(details):
+        c = float(r["confidence"])
+        i = min(int(c * 10), 9)
+        bins[i][0] += 1
+        bins[i][1] += c
+        bins[i][2] += int(r["correct"])
+    n = sum(b[0] for b in bins)
+    ece = sum(abs(b[1] - b[2]) for b in bins) / n
+    xs = [b[1] / b[0] for b in bins if b[0]]
+    ys = [b[2] / b[0] for b in bins if b[0]]
+    ks = [b[0] for b in bins if b[0]]
+    fig, ax = plt.subplots(figsize=(5, 5), dpi=100)
+    ax.plot([0, 1], [0, 1], color="grey", linestyle="--", linewidth=1, label="perfect calibration")
+    ax.plot(xs, ys, marker="o", color="tab:blue", label="textcodec::detect")
+    for x, y, k in zip(xs, ys, ks):
+        ax.annotate(f"{k}", (x, y), textcoords="offset points", xytext=(4, -10), fontsize=7)
+    ax.set_xlim(0, 1)
+    ax.set_ylim(0, 1)
+    ax.set_xlabel("mean confidence (10 equal-width bins; labels: guesses)")
+    ax.set_ylabel("fraction of guesses right")
+    ax.set_title(f"Reliability on {n:,} held-out samples (ECE {ece:.3f})", fontsize=10)
+    ax.legend(loc="upper left", fontsize=8)
+    fig.tight_layout()
+    fig.savefig(out)
+    print(f"wrote {out}")
+
+
 def main():
-    if len(sys.argv) >= 3 and sys.argv[1] == "fit":
+    if len(sys.argv) >= 4 and sys.argv[1] == "plot":
+        plot(sys.argv[2], sys.argv[3])
+    elif len(sys.argv) >= 3 and sys.argv[1] == "fit":
         fit(sys.argv[2])
     elif len(sys.argv) >= 3 and sys.argv[1] == "report":
         report(sys.argv[2], sys.argv[3] if len(sys.argv) > 3 else None)
