@@ -136,7 +136,9 @@ def fit(details):
     points = collections.defaultdict(list)
     alone = collections.defaultdict(lambda: [0, 0])
     for r in read(details):
-        if r["ascii_only"] == "1" or r["binary"] != "-":
+        # ASCII only (the hints' default, confidence 1) and binary (0) are not fitted;
+        # ISO-2022-JP text is all ASCII bytes but a real guess.
+        if r["binary"] != "-" or (r["ascii_only"] == "1" and r["guess"] != "ISO-2022-JP"):
             continue
         k = klass(r["guess"])
         y = int(r["correct"])

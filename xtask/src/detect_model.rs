@@ -304,6 +304,20 @@ fn script_model(script: &Script, text: &str) -> ScriptOut {
             case_out[a * 3 + b] = units(rel, -128.0, 0.0);
         }
     }
+    // Words in capitals (headings, signs, the titles of legal texts) are rarer in the
+    // training text (user-interface strings) than in text at large. In Greek and Cyrillic
+    // that made all-capitals text read better in another encoding of the script, or of
+    // another one, that has small letters at those bytes (Greek capitals as KOI8-R,
+    // KOI8-R capitals as windows-1253, windows-1251 capitals as KOI8-R). So there a word
+    // in capitals scores as the same word in small letters: a capital after a capital as
+    // a small letter after a small one, a capital before a word boundary as a small
+    // letter. A small letter then a capital keeps its cost (it tells case-swapped
+    // encodings apart). Latin encodings all put capitals and small letters alike, and a
+    // wrong one often reads as a capital pair ("DŽverr" for "Déverr"): their table stays.
+    if !script.latin_ascii {
+        case_out[2 * 3 + 2] = case_out[2 * 3 + 2].max(case_out[3 + 1]);
+        case_out[2 * 3] = case_out[2 * 3].max(case_out[3]);
+    }
     // Every cased form of each chosen letter, sorted by code point.
     let mut letters: Vec<(u32, u8)> = Vec::new();
     for (&c, &k) in &class_of_letter {

@@ -821,3 +821,34 @@ fn language_where_the_model_knows_it() {
     let ru = textcodec::detect::Language::from_code("RU").expect("a known language");
     assert_eq!((ru.code(), ru.name()), ("ru", "Russian"));
 }
+
+#[test]
+fn text_in_capitals() {
+    // Headings and notices in capitals: Greek and Cyrillic encodings put capitals where
+    // others have small letters, so a model that found capitals rare read them as those.
+    let cases: &[(&str, &[Encoding])] = &[
+        (
+            "ΚΑΛΗΜΕΡΑ ΣΑΣ, ΤΙ ΚΑΝΕΤΕ ΣΗΜΕΡΑ; ΟΛΑ ΚΑΛΑ, ΕΥΧΑΡΙΣΤΩ ΠΟΛΥ.",
+            &[Encoding::Windows1253, Encoding::Iso8859_7],
+        ),
+        (
+            "ПРИВЕТ, МИР! КАК У ВАС ДЕЛА СЕГОДНЯ? ВСЁ ХОРОШО, СПАСИБО.",
+            &[Encoding::Windows1251, Encoding::Koi8R, Encoding::Iso8859_5],
+        ),
+        (
+            "ЗАГАЛЬНА ДЕКЛАРАЦІЯ ПРАВ ЛЮДИНИ: УСІ ЛЮДИ НАРОДЖУЮТЬСЯ ВІЛЬНИМИ.",
+            &[Encoding::Windows1251, Encoding::Koi8U],
+        ),
+    ];
+    for &(text, encodings) in cases {
+        for &encoding in encodings {
+            let bytes = encode_exact(text, encoding);
+            let guess = detect(&bytes, &Hints::new());
+            assert_eq!(
+                textcodec::decode(&bytes, guess.encoding).0,
+                text,
+                "{encoding}: {guess:?}"
+            );
+        }
+    }
+}
