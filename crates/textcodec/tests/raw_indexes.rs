@@ -3,16 +3,21 @@
 //! `#` lines, split on TAB: decimal pointer, hexadecimal code point) and compare them with
 //! the real decoders. Skipped, with a message, otherwise.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use textcodec::{decode_without_bom, EncodeErrorMode, Encoder, Encoding};
 
 fn dir() -> Option<PathBuf> {
-    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/spec/indexes");
+    // The workspace's parent by ancestors, not `..`: under WASI (scripts/wasi-run.mjs) a
+    // path may not climb out of the directory it was opened from.
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .ancestors()
+        .nth(3)?
+        .join("shared/spec/indexes");
     dir.is_dir().then_some(dir)
 }
 
-fn parse(dir: &std::path::Path, name: &str) -> Vec<(u32, u32)> {
+fn parse(dir: &Path, name: &str) -> Vec<(u32, u32)> {
     let text = std::fs::read_to_string(dir.join(format!("index-{name}.txt"))).unwrap();
     text.split('\n')
         .filter(|l| !l.is_empty() && !l.starts_with('#'))

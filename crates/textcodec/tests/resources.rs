@@ -3,10 +3,7 @@
 //! sizes that cannot exist; `decode_to_string` / `decode_to_utf16_vec` never allocate more
 //! than the documented worst case, whatever the input.
 
-use std::mem::size_of;
-
-use textcodec::api::{TextDecoder, TextDecoderStream, TextEncoderStream};
-use textcodec::{Decoder, EncodeErrorMode, Encoder, Encoding, MalformedSequence};
+use textcodec::{Decoder, EncodeErrorMode, Encoder, Encoding};
 
 /// The sizes SECURITY.md documents (x86-64). All state is inline: no decoder or encoder
 /// allocates per stream, and none keeps more than four restored bytes and an eight-byte
@@ -14,6 +11,10 @@ use textcodec::{Decoder, EncodeErrorMode, Encoder, Encoding, MalformedSequence};
 #[test]
 #[cfg(target_pointer_width = "64")]
 fn coder_state_is_small_and_constant() {
+    use std::mem::size_of;
+    use textcodec::api::{TextDecoder, TextDecoderStream, TextEncoderStream};
+    use textcodec::MalformedSequence;
+
     assert!(
         size_of::<Decoder>() <= 72,
         "Decoder: {}",
