@@ -26,7 +26,7 @@ use crate::codecs::{
     single_byte::SingleByteDecoder, utf_16::Utf16Decoder, utf_8::Utf8Decoder,
     x_user_defined::XUserDefinedDecoder, DecodeKernel, Restore, Step,
 };
-use crate::simd::sink::{self, Sink, Utf16Sink, Utf8Sink};
+use crate::sink::{self, Sink, Utf16Sink, Utf8Sink};
 use crate::Encoding;
 
 /// A decoder's *error mode* (#error-mode).

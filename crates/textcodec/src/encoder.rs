@@ -9,7 +9,7 @@
     clippy::arithmetic_side_effects
 )]
 
-use crate::simd::{slots, write_packed, write_slots, Slots};
+use crate::slots::{slots, write_packed, write_slots, Slots};
 use alloc::vec::Vec;
 
 use crate::codecs::{
@@ -647,7 +647,7 @@ impl Encoder {
     /// capacity, not zero-filled ([`sink::append_to_vec`]); a round that fills it asks for
     /// more.
     ///
-    /// [`sink::append_to_vec`]: crate::simd::sink::append_to_vec
+    /// [`sink::append_to_vec`]: crate::sink::append_to_vec
     fn encode_to_vec(
         &mut self,
         src: ToVecInput<'_>,
@@ -677,7 +677,7 @@ impl Encoder {
             // every encoder's output is checked against the Standard's by the tests).
             #[allow(unsafe_code)]
             let r = unsafe {
-                crate::simd::sink::append_to_vec(dst, additional, |out| {
+                crate::sink::append_to_vec(dst, additional, |out| {
                     let r = step(self, out);
                     (r, r.written)
                 })

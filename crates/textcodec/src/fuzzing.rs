@@ -11,7 +11,8 @@ use alloc::vec::Vec;
 
 use crate::simd::dispatch::available_levels;
 use crate::simd::level::Level;
-use crate::simd::{ascii, slots, utf16, utf8};
+use crate::simd::{ascii, utf16, utf8};
+use crate::slots::slots;
 
 /// A kernel family this CPU can run (opaque; see [`kernels`]).
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]

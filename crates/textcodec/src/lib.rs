@@ -95,7 +95,13 @@ pub mod io;
 mod label;
 #[cfg(feature = "serde")]
 mod serde_impl;
+/// The SIMD kernels and the kernel levels (`unsafe`: vector loads and stores).
 mod simd;
+/// The decoders' output buffers and the bulk kernels' one entry point (`unsafe`: spare
+/// capacity, validity invariants).
+mod sink;
+/// Output buffers as kernels see them (`unsafe`: uninitialised slots).
+mod slots;
 pub mod sniff;
 
 #[cfg(test)]

@@ -10,7 +10,7 @@
 
 use super::{fast_multi_byte, scalar, DecodeKernel, EncodeKernel, Encoded, Step};
 use crate::index;
-use crate::simd::sink::Sink;
+use crate::sink::Sink;
 
 /// Big5's decoder state.
 #[derive(Clone, Copy, Debug, Default)]

@@ -10,7 +10,7 @@
 
 use super::{fast_multi_byte, scalar, DecodeKernel, EncodeKernel, Encoded, Step};
 use crate::index;
-use crate::simd::sink::Sink;
+use crate::sink::Sink;
 
 /// EUC-JP's decoder state.
 #[derive(Clone, Copy, Debug, Default)]

@@ -11,7 +11,7 @@
 
 use super::{fast_multi_byte, scalar, DecodeKernel, EncodeKernel, Encoded, Restore, Step};
 use crate::index;
-use crate::simd::sink::Sink;
+use crate::sink::Sink;
 
 /// gb18030's decoder state.
 #[derive(Clone, Copy, Debug, Default)]

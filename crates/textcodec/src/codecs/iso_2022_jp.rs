@@ -10,8 +10,8 @@
 
 use super::{scalar, DecodeKernel, EncodeKernel, Encoded, Restore, Step};
 use crate::index;
-use crate::simd::sink::Sink;
-use crate::simd::{write_slots, Slots};
+use crate::sink::Sink;
+use crate::slots::{write_slots, Slots};
 
 /// ISO-2022-JP decoder states.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]

@@ -29,8 +29,8 @@ pub(crate) mod utf_8;
 pub(crate) mod x_user_defined;
 
 use crate::index::PairTable;
-use crate::simd::sink::{non_ascii_bits_16, starts_with_ascii_run, ByteMap, Sink};
-use crate::simd::{write_slots, Slots};
+use crate::sink::{non_ascii_bits_16, starts_with_ascii_run, ByteMap, Sink};
+use crate::slots::{write_slots, Slots};
 
 /// What a decoder handler returned for one item (#encoders-and-decoders).
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -503,7 +503,7 @@ pub(crate) fn fast_byte_map<S: Sink>(src: &[u8], dst: &mut S, map: &ByteMap<'_>)
     // Where the CPU has a bulk kernel (AVX-512 table permutes), it takes whole blocks up to
     // the first error byte; the loop below does the rest (everything, elsewhere).
     let mut i = if src.len() >= crate::simd::byte_map::BLOCK {
-        dst.decode_bulk(&crate::simd::byte_map::Table(map), src)
+        dst.decode_bulk(&crate::sink::Table(map), src)
     } else {
         0
     };
@@ -528,7 +528,7 @@ pub(crate) fn fast_byte_map<S: Sink>(src: &[u8], dst: &mut S, map: &ByteMap<'_>)
             // in text whose letters are spread over the upper half (Central European
             // Latin) most tries fail, and a failed one costs a fifth of a block's time.
             if linear_pause == 0 {
-                let n = dst.decode_bulk(&crate::simd::byte_map::Linear(map.linear), rest);
+                let n = dst.decode_bulk(&crate::sink::Linear(map.linear), rest);
                 if n > 0 {
                     linear_backoff = (linear_backoff / 2).max(1);
                     i = i.saturating_add(n);
@@ -572,7 +572,7 @@ pub(crate) fn fast_byte_map<S: Sink>(src: &[u8], dst: &mut S, map: &ByteMap<'_>)
 
 /// The fast loop shared by the ASCII-compatible multi-byte decoders: ASCII runs of 16
 /// bytes or more in bulk; 64-byte blocks of ASCII and pairs of `pairs` in the vector
-/// kernel where there is one ([`crate::simd::double_byte::Pairs`]); otherwise two-byte sequences
+/// kernel where there is one ([`crate::sink::Pairs`]); otherwise two-byte sequences
 /// and short ASCII runs in the sink's tight loop ([`Sink::push_double_byte_run`], at most
 /// 64 bytes before the kernel is tried again); then `sequence(rest)` for one complete, valid
 /// non-ASCII sequence at the start of `rest` that `pair` did not take (other lengths,
@@ -604,7 +604,7 @@ pub(crate) fn fast_multi_byte<S: Sink>(
             i += n;
             continue;
         }
-        let n = dst.decode_bulk(&crate::simd::double_byte::Pairs(pairs), &src[i..]);
+        let n = dst.decode_bulk(&crate::sink::Pairs(pairs), &src[i..]);
         if n > 0 {
             i += n;
             continue;

@@ -12,7 +12,7 @@
 )]
 
 use super::{DecodeKernel, Step};
-use crate::simd::sink::Sink;
+use crate::sink::Sink;
 
 /// replacement's decoder state.
 #[derive(Clone, Copy, Debug, Default)]

@@ -13,8 +13,8 @@
 )]
 
 use super::{DecodeKernel, EncodeKernel, Encoded, Restore, Step};
-use crate::simd::sink::Sink;
-use crate::simd::Slots;
+use crate::sink::Sink;
+use crate::slots::Slots;
 
 /// The shared UTF-16 decoder's state.
 #[derive(Clone, Copy, Debug)]
@@ -201,11 +201,11 @@ impl EncodeKernel for Utf16Encoder {
             let out = dst[written..written + 2 * w].chunks_exact_mut(2);
             if self.big_endian {
                 for (pair, unit) in out.zip(&units[..w]) {
-                    crate::simd::write_slots(pair, &unit.to_be_bytes());
+                    crate::slots::write_slots(pair, &unit.to_be_bytes());
                 }
             } else {
                 for (pair, unit) in out.zip(&units[..w]) {
-                    crate::simd::write_slots(pair, &unit.to_le_bytes());
+                    crate::slots::write_slots(pair, &unit.to_le_bytes());
                 }
             }
             read += r;

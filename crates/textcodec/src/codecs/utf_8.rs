@@ -9,8 +9,8 @@
 )]
 
 use super::{scalar, DecodeKernel, EncodeKernel, Encoded, Step};
-use crate::simd::sink::Sink;
-use crate::simd::Slots;
+use crate::sink::Sink;
+use crate::slots::Slots;
 
 /// UTF-8's decoder state.
 #[derive(Clone, Copy, Debug)]

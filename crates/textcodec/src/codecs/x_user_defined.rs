@@ -9,8 +9,8 @@
 )]
 
 use super::{DecodeKernel, EncodeKernel, Encoded, Step};
-use crate::simd::sink::{ByteMap, Sink};
-use crate::simd::Slots;
+use crate::sink::{ByteMap, Sink};
+use crate::slots::Slots;
 
 /// x-user-defined's decoder (stateless).
 #[derive(Clone, Copy, Debug, Default)]
@@ -53,7 +53,7 @@ impl DecodeKernel for XUserDefinedDecoder {
             // Every byte is valid, and the mapping is arithmetic: the bulk kernel where the
             // CPU has one, then one pass over what fits, in a loop the compiler vectorises.
             let bulk = if src.len() >= crate::simd::byte_map::BLOCK {
-                dst.decode_bulk(&crate::simd::byte_map::XUserDefined, src)
+                dst.decode_bulk(&crate::sink::XUserDefined, src)
             } else {
                 0
             };
@@ -78,9 +78,9 @@ static DECODE_UNITS: [u16; 256] = {
 };
 
 /// The same as UTF-8 bytes.
-static DECODE_UTF8: [u32; 256] = crate::simd::sink::utf8_table(&DECODE_UNITS);
+static DECODE_UTF8: [u32; 256] = crate::sink::utf8_table(&DECODE_UNITS);
 
-static LINEAR: crate::simd::sink::LinearRange = crate::simd::sink::linear_range(&DECODE_UNITS);
+static LINEAR: crate::sink::LinearRange = crate::sink::linear_range(&DECODE_UNITS);
 
 /// x-user-defined's encoder.
 #[derive(Clone, Copy, Debug, Default)]

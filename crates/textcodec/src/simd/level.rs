@@ -27,7 +27,6 @@
 
 #[cfg(target_arch = "x86_64")]
 use super::double_byte;
-use super::sink::LinearRange;
 #[cfg(any(
     target_arch = "x86_64",
     all(target_arch = "aarch64", target_endian = "little")
@@ -36,6 +35,7 @@ use super::utf16;
 use super::Slots;
 use super::{ascii, byte_map, utf8};
 use crate::index::PairTable;
+use crate::sink::LinearRange;
 
 /// One kernel of a level: the function, and the module that implements it (for the level
 /// × primitive matrix).

@@ -197,7 +197,7 @@ fn poll_read_in_place<R: AsyncRead>(
     cx: &mut Context<'_>,
 ) -> Poll<io::Result<()>> {
     let most = core.in_place_limit();
-    let read = crate::simd::sink::read_valid_utf8(
+    let read = crate::sink::read_valid_utf8(
         text,
         most,
         |buf| inner.poll_read(cx, buf),

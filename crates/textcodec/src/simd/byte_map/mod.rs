@@ -35,8 +35,8 @@
 
 use super::dispatch::level;
 use super::level::Level;
-use super::sink::{BulkDecode, ByteMap, LinearRange};
 use crate::simd::Slots;
+use crate::sink::{ByteMap, LinearRange};
 
 /// Bytes per step.
 pub(crate) const BLOCK: usize = 32;
@@ -72,59 +72,6 @@ pub(crate) fn to_utf8_with(
     dst: &mut Slots<u8>,
 ) -> (usize, usize) {
     k.byte_map_to_utf8(src, map.units, dst).unwrap_or((0, 0))
-}
-
-/// Single-byte decoding through a table, as the sinks take it.
-pub(crate) struct Table<'a>(pub(crate) &'a ByteMap<'a>);
-
-// SAFETY: `to_utf8` and `to_utf16` (and every level's kernels behind them) take whole
-// characters only, write nothing past what they report (module docs), and store only the
-// table's code points: scalar values (no index holds a surrogate, and a kernel stops
-// before one), tested against the naive oracle at every level.
-unsafe impl BulkDecode for Table<'_> {
-    #[inline]
-    fn to_utf8(&self, src: &[u8], dst: &mut Slots<u8>) -> (usize, usize) {
-        to_utf8(src, self.0, dst)
-    }
-    #[inline]
-    fn to_utf16(&self, src: &[u8], dst: &mut Slots<u16>) -> (usize, usize) {
-        let n = to_utf16(src, self.0, dst);
-        (n, n)
-    }
-}
-
-/// Single-byte decoding of ASCII and one linear range by arithmetic, into UTF-16 only (the
-/// levels without a table kernel).
-pub(crate) struct Linear(pub(crate) LinearRange);
-
-// SAFETY: as for `Table`: whole blocks of ASCII and the range's code points (none a
-// surrogate), nothing written past what it reports.
-unsafe impl BulkDecode for Linear {
-    #[inline]
-    fn to_utf8(&self, _src: &[u8], _dst: &mut Slots<u8>) -> (usize, usize) {
-        (0, 0)
-    }
-    #[inline]
-    fn to_utf16(&self, src: &[u8], dst: &mut Slots<u16>) -> (usize, usize) {
-        let n = linear_to_utf16(src, self.0, dst);
-        (n, n)
-    }
-}
-
-/// x-user-defined by arithmetic, into UTF-16 only (its UTF-8 path goes through [`Table`]).
-pub(crate) struct XUserDefined;
-
-// SAFETY: ASCII and U+F780..=U+F7FF only (no surrogates), nothing past what it reports.
-unsafe impl BulkDecode for XUserDefined {
-    #[inline]
-    fn to_utf8(&self, _src: &[u8], _dst: &mut Slots<u8>) -> (usize, usize) {
-        (0, 0)
-    }
-    #[inline]
-    fn to_utf16(&self, src: &[u8], dst: &mut Slots<u16>) -> (usize, usize) {
-        let n = x_user_defined_to_utf16(src, dst);
-        (n, n)
-    }
 }
 
 /// Encoding side: the two-byte UTF-8 characters of up to four "hot" lead bytes (the

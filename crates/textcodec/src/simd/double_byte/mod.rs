@@ -67,23 +67,6 @@ pub(crate) fn to_utf8(src: &[u8], table: &PairTable, dst: &mut Slots<u8>) -> (us
     to_utf8_with(level(), src, table, dst)
 }
 
-/// Double-byte decoding of blocks of ASCII and pairs, as the sinks take it.
-pub(crate) struct Pairs<'a>(pub(crate) &'a PairTable);
-
-// SAFETY: the kernels take whole blocks of ASCII and valid pairs (a pair's code point is a
-// BMP scalar value from the table, never a surrogate), write nothing past what they report
-// (module docs), tested against the naive decoder at every level.
-unsafe impl super::sink::BulkDecode for Pairs<'_> {
-    #[inline]
-    fn to_utf8(&self, src: &[u8], dst: &mut Slots<u8>) -> (usize, usize) {
-        to_utf8(src, self.0, dst)
-    }
-    #[inline]
-    fn to_utf16(&self, src: &[u8], dst: &mut Slots<u16>) -> (usize, usize) {
-        to_utf16(src, self.0, dst)
-    }
-}
-
 pub(crate) fn to_utf16_with(
     k: &Level,
     src: &[u8],

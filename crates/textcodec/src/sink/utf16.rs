@@ -7,8 +7,8 @@
     clippy::arithmetic_side_effects
 )]
 
-use super::super::{slots, write_slots, Slots};
 use super::{for_valid_utf8_chunks, long_ascii_run_at, BulkDecode, ByteMap, Sink};
+use crate::slots::{slots, write_slots, Slots};
 
 /// A UTF-16 output buffer.
 pub(crate) struct Utf16Sink<'a> {

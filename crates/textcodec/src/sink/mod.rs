@@ -1,12 +1,15 @@
 //! Decoder output buffers: the [`Sink`] trait the decoders write through, its two
-//! implementations ([`utf8`]: bytes, [`utf16`]: code units), the single-byte tables they
-//! map with ([`byte_map`]) and the adapters over a `Vec`'s spare capacity.
+//! implementations ([`utf8`]: bytes, [`utf16`]: code units), the bulk decoding kernels
+//! they take ([`bulk`]: one entry point, [`BulkDecode`]), the single-byte tables they map
+//! with ([`byte_map`]) and the adapters over a `Vec`'s spare capacity. The kernels
+//! themselves are in [`crate::simd`]; this module only calls them.
 //!
 //! [`Utf8Sink`] writes into a byte buffer and maintains the invariant that
 //! `buf[..pos]` is valid UTF-8 beyond what it found there: every write is a whole scalar
 //! value or a run of ASCII. Because it can only be built in its module and exposes no raw
 //! access, the `String`/`&mut str` adapters there may rely on that invariant without
 //! re-validating.
+#![allow(unsafe_code)]
 #![deny(
     clippy::unwrap_used,
     clippy::expect_used,
@@ -17,12 +20,14 @@
 
 use alloc::vec::Vec;
 
-use super::Slots;
+use crate::slots::Slots;
 
+mod bulk;
 mod byte_map;
 mod utf16;
 mod utf8;
 
+pub(crate) use bulk::{Linear, Pairs, Table, XUserDefined};
 pub(crate) use byte_map::{has_error_bytes, linear_range, utf8_table, ByteMap, LinearRange};
 pub(crate) use utf16::{append_to_utf16_vec, Utf16Sink};
 #[cfg(feature = "tokio")]
@@ -157,7 +162,7 @@ pub(crate) fn for_valid_utf8_chunks(src: &[u8], mut take: impl FnMut(&str) -> us
     let mut read = 0;
     loop {
         let end = src.len().min(read + CHUNK);
-        let valid = super::valid_utf8_prefix(&src[read..end]);
+        let valid = crate::simd::valid_utf8_prefix(&src[read..end]);
         let n = take(valid);
         read += n;
         // Done at the end, at an error or when out of room. A chunk boundary may cut a

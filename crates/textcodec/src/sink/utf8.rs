@@ -13,8 +13,8 @@ use alloc::string::String;
 
 use core::mem::MaybeUninit;
 
-use super::super::{slots, write_slots, Slots};
 use super::{for_valid_utf8_chunks, long_ascii_run_at, BulkDecode, ByteMap, Sink};
+use crate::slots::{slots, write_slots, Slots};
 
 /// A UTF-8 output buffer. See the module docs for its invariant.
 pub(crate) struct Utf8Sink<'a> {
