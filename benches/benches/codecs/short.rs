@@ -52,6 +52,7 @@ pub(crate) fn bench_short(cases: &[Case], timing: Timing, out: &mut String) {
                 encoded = bytes;
             }
             let text = &case.text[..end];
+            let peer = ers(encoding);
             let decode_tc = measure_ns(
                 || {
                     textcodec::decode_without_bom(encoding, black_box(&encoded))
@@ -62,8 +63,7 @@ pub(crate) fn bench_short(cases: &[Case], timing: Timing, out: &mut String) {
             );
             let decode_ers = measure_ns(
                 || {
-                    ers(encoding)
-                        .decode_without_bom_handling(black_box(&encoded))
+                    peer.decode_without_bom_handling(black_box(&encoded))
                         .0
                         .len()
                 },
@@ -77,7 +77,7 @@ pub(crate) fn bench_short(cases: &[Case], timing: Timing, out: &mut String) {
                     || textcodec::encode(black_box(text), encoding).0.len(),
                     timing,
                 );
-                let rs = measure_ns(|| ers(encoding).encode(black_box(text)).0.len(), timing);
+                let rs = measure_ns(|| peer.encode(black_box(text)).0.len(), timing);
                 (tc, rs)
             };
             let _ = writeln!(

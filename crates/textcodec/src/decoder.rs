@@ -830,9 +830,33 @@ pub(crate) fn decode_whole(
     let has_bom = bytes.starts_with(b"\xEF\xBB\xBF")
         || bytes.starts_with(b"\xFE\xFF")
         || bytes.starts_with(b"\xFF\xFE");
+    let mut out = String::new();
+    let mut rest = bytes;
+    let mut bom = bom;
     if bom == BomHandling::Keep || !has_bom {
         if let Some(s) = borrowable(encoding, bytes) {
             return (Cow::Borrowed(s), false);
+        }
+        // UTF-16 (§ 14.2, utf-16be and utf-16le decoders): the longest prefix of whole
+        // characters without a lone surrogate converts in one kernel call, exactly as the
+        // decoder would convert it, and a short input is done without building a decoder.
+        // The decoder takes what is left (an odd byte, a lone surrogate), from a character
+        // boundary, where its state is the initial one and the BOM stage is past.
+        let big_endian = match encoding {
+            Encoding::Utf16Be => Some(true),
+            Encoding::Utf16Le => Some(false),
+            _ => None,
+        };
+        if let Some(big_endian) = big_endian {
+            // At most three bytes of UTF-8 per two bytes of UTF-16.
+            let room = (bytes.len() / 2).saturating_mul(3);
+            let read =
+                sink::append_to_string(&mut out, room, |sink| sink.copy_utf16(bytes, big_endian));
+            rest = bytes.get(read..).unwrap_or_default();
+            if rest.is_empty() {
+                return (Cow::Owned(out), false);
+            }
+            bom = BomHandling::Keep;
         }
     }
     let mut decoder = Decoder::with_options(
@@ -842,8 +866,8 @@ pub(crate) fn decode_whole(
             bom,
         },
     );
-    let mut out = String::with_capacity(bytes.len());
-    let _ = decoder.decode_to_string(bytes, &mut out, true);
+    out.reserve(rest.len());
+    let _ = decoder.decode_to_string(rest, &mut out, true);
     (Cow::Owned(out), decoder.replacements() > 0)
 }
 

@@ -111,6 +111,55 @@ fn compare_decode(encoding: Encoding, input: &[u8]) {
         ours == theirs,
         "{encoding:?} decode to UTF-16 {input:02X?}: ours {ours:04X?}, encoding_rs {theirs:04X?}"
     );
+    // The one-shot functions, which take shortcuts of their own (borrowing, UTF-16's
+    // single kernel call): without BOM handling, and the Standard's *decode* (BOM sniff).
+    let (text, had_errors) = textcodec::decode_without_bom(encoding, input);
+    let theirs = theirs_utf8(encoding, input);
+    assert!(
+        (text.as_ref(), had_errors) == (theirs.0.as_str(), theirs.1),
+        "{encoding:?} decode_without_bom {input:02X?}: ours {text:?}, encoding_rs {theirs:?}"
+    );
+    let (text, used) = textcodec::decode(input, encoding);
+    let (theirs, theirs_used, _) = rs(encoding).decode(input);
+    assert!(
+        text == theirs && used.name() == theirs_used.name(),
+        "{encoding:?} decode {input:02X?}: ours {text:?} ({used:?}), encoding_rs {theirs:?} ({})",
+        theirs_used.name()
+    );
+}
+
+/// UTF-16's one-shot shortcut converts the longest prefix without a lone surrogate in one
+/// call and hands the rest to the decoder: every place the rest can start (an odd byte,
+/// a lone surrogate of either kind, a pair cut in two), with and without a BOM.
+#[test]
+fn utf16_one_shot_decodes_alike_wherever_the_shortcut_stops() {
+    let units: [u16; 8] = [0x41, 0xE9, 0x4E2D, 0xD83D, 0xDE00, 0xDC00, 0xD800, 0xFEFF];
+    let mut rng = Rng(0x2545_F491_4F6C_DD1D);
+    for encoding in [Encoding::Utf16Le, Encoding::Utf16Be] {
+        for _ in 0..4000 {
+            let n = rng.below(40) as usize;
+            let mut input = Vec::new();
+            match rng.below(4) {
+                0 => input.extend_from_slice(b"\xFF\xFE"),
+                1 => input.extend_from_slice(b"\xFE\xFF"),
+                2 => input.extend_from_slice(b"\xEF\xBB\xBF"),
+                _ => {}
+            }
+            for _ in 0..n {
+                let unit = units[rng.below(8) as usize];
+                let bytes = if encoding == Encoding::Utf16Be {
+                    unit.to_be_bytes()
+                } else {
+                    unit.to_le_bytes()
+                };
+                input.extend_from_slice(&bytes);
+            }
+            if rng.below(3) == 0 {
+                input.push(rng.next() as u8);
+            }
+            compare_decode(encoding, &input);
+        }
+    }
 }
 
 fn ours_encode_utf8(encoding: Encoding, text: &str) -> Vec<u8> {
