@@ -11,8 +11,8 @@
 
 use super::{DecodeKernel, EncodeKernel, Encoded, Step};
 use crate::index::SingleByteTables;
-use crate::sink::Sink;
-use crate::slots::Slots;
+use crate::simd::sink::Sink;
+use crate::simd::Slots;
 
 /// The single-byte decoder (stateless but for its index).
 #[derive(Clone, Copy)]
