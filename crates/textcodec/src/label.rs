@@ -76,6 +76,26 @@ static LABEL_KEYS: [Key; LABELS.len()] = {
     keys
 };
 
+/// Every label's length and encoding, in the order of `LABELS`: what the lookup reads
+/// besides the key. `LABELS` itself (a `&str` per label) is read at compile time only, so
+/// a program that looks labels up links neither its 228 pointers nor their relocations.
+// Bounds: as `LABEL_KEYS`; a label is at most 24 bytes (`MAX_LABEL_LEN`), so its length
+// fits a `u8`.
+#[allow(
+    clippy::indexing_slicing,
+    clippy::arithmetic_side_effects,
+    clippy::cast_possible_truncation
+)]
+static LABEL_ENCODINGS: [(u8, Encoding); LABELS.len()] = {
+    let mut entries = [(0u8, Encoding::Utf8); LABELS.len()];
+    let mut i = 0;
+    while i < LABELS.len() {
+        entries[i] = (LABELS[i].0.len() as u8, LABELS[i].1);
+        i += 1;
+    }
+    entries
+};
+
 /// ASCII-lowercases the eight bytes of `w` at once: a byte gets bit 0x20 when it is in
 /// 0x41..=0x5A (bytes ≥ 0x80 are left alone, as `to_ascii_lowercase` does).
 #[inline(always)]
@@ -174,13 +194,14 @@ pub(crate) fn get_an_encoding(label: &[u8]) -> Option<Encoding> {
         let entry = *LABEL_SLOTS.get(slot)?;
         // 0 marks an empty slot; others are 1 + an index into LABELS.
         let index = usize::from(entry).checked_sub(1)?;
-        let (&(candidate, encoding), candidate_key) = (LABELS.get(index)?, LABEL_KEYS.get(index)?);
+        let (&(len, encoding), candidate_key) =
+            (LABEL_ENCODINGS.get(index)?, LABEL_KEYS.get(index)?);
         // Word by word in registers: an array comparison was compiled to vector loads of
         // `key` from the stack right after its word stores, which stall (no store
         // forwarding from two stores to one load).
         let differ =
             (candidate_key[0] ^ key[0]) | (candidate_key[1] ^ key[1]) | (candidate_key[2] ^ key[2]);
-        if differ == 0 && candidate.len() == label.len() {
+        if differ == 0 && usize::from(len) == label.len() {
             return Some(encoding);
         }
         slot = slot.wrapping_add(1) & SLOT_MASK;
