@@ -86,38 +86,40 @@ impl EncodeKernel for SingleByteEncoder {
             None => Encoded::unmappable(c),
         }
     }
-    /// Where the CPU has a kernel (AVX-512, NEON): ASCII and the two-byte characters of the
-    /// encoding's busiest blocks 64 (16) bytes at a time, the generic loop for a short span
-    /// wherever the kernel stops (another character, or an unmappable one); elsewhere the
-    /// generic loop throughout (and in the `compact` build, which links no hot-pair
-    /// tables).
-    #[cfg(feature = "compact")]
+    /// Where the CPU has a kernel (AVX-512, NEON) and the tables have hot pairs (not in
+    /// the `compact` build): ASCII and the two-byte characters of the encoding's busiest
+    /// blocks 64 (16) bytes at a time, the generic loop for a short span wherever the
+    /// kernel stops (another character, or an unmappable one); elsewhere the generic loop
+    /// throughout.
     #[inline]
     fn fast(&mut self, src: &str, dst: &mut Slots<u8>) -> (usize, usize) {
-        super::encode_bulk_from_utf8(self, src, dst)
+        match self.index.hot_pairs() {
+            Some(hot) if crate::simd::byte_map::has_encode_kernel() => {
+                self.hot_pair_loop(src.as_bytes(), hot, dst, |kernel, span, out| {
+                    super::encode_bulk_from_utf8(kernel, src.get(span).unwrap_or_default(), out)
+                })
+            }
+            _ => super::encode_bulk_from_utf8(self, src, dst),
+        }
     }
     /// The hot-pair kernel where the CPU has one (it takes only valid UTF-8), with the
     /// generic loop checking as it goes between its runs; elsewhere the generic loop
     /// throughout (the trait's default).
-    #[cfg(all(feature = "std", not(feature = "compact")))]
+    #[cfg(feature = "std")]
     #[inline]
     fn fast_bytes(&mut self, src: &[u8], dst: &mut Slots<u8>) -> (usize, usize) {
-        if !crate::simd::byte_map::has_encode_kernel() {
-            return super::encode_bulk_from_utf8_bytes(self, src, dst);
+        match self.index.hot_pairs() {
+            Some(hot) if crate::simd::byte_map::has_encode_kernel() => {
+                self.hot_pair_loop(src, hot, dst, |kernel, span, out| {
+                    super::encode_bulk_from_utf8_bytes(
+                        kernel,
+                        src.get(span).unwrap_or_default(),
+                        out,
+                    )
+                })
+            }
+            _ => super::encode_bulk_from_utf8_bytes(self, src, dst),
         }
-        self.hot_pair_loop(src, dst, |kernel, span, out| {
-            super::encode_bulk_from_utf8_bytes(kernel, src.get(span).unwrap_or_default(), out)
-        })
-    }
-    #[cfg(not(feature = "compact"))]
-    #[inline]
-    fn fast(&mut self, src: &str, dst: &mut Slots<u8>) -> (usize, usize) {
-        if !crate::simd::byte_map::has_encode_kernel() {
-            return super::encode_bulk_from_utf8(self, src, dst);
-        }
-        self.hot_pair_loop(src.as_bytes(), dst, |kernel, span, out| {
-            super::encode_bulk_from_utf8(kernel, src.get(span).unwrap_or_default(), out)
-        })
     }
 }
 
@@ -127,11 +129,11 @@ impl SingleByteEncoder {
     /// by turns. A span ends before a byte that is no UTF-8 continuation byte (a character
     /// boundary, in UTF-8).
     /// Returns (bytes read, bytes written), as the kernels' `fast` loops.
-    #[cfg(not(feature = "compact"))]
     #[inline(always)]
     fn hot_pair_loop(
         &mut self,
         src: &[u8],
+        hot: &crate::simd::byte_map::HotPairs,
         dst: &mut Slots<u8>,
         generic: impl Fn(&mut Self, core::ops::Range<usize>, &mut Slots<u8>) -> (usize, usize),
     ) -> (usize, usize) {
@@ -141,7 +143,7 @@ impl SingleByteEncoder {
                 src.get(read..).unwrap_or_default(),
                 dst.get_mut(written..).unwrap_or_default(),
             );
-            let (r, w) = crate::simd::byte_map::encode_hot_pairs(rest, &self.index.hot, out);
+            let (r, w) = crate::simd::byte_map::encode_hot_pairs(rest, hot, out);
             read = read.saturating_add(r);
             written = written.saturating_add(w);
             let mut end = read.saturating_add(32).min(src.len());

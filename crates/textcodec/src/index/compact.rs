@@ -1,10 +1,12 @@
-//! The `compact` build's tables (#indexes): the CJK decode indexes are linked *packed*
+//! The `compact` build's table layout (#indexes), with the same API as the default
+//! layout (`full.rs`; see `index/mod.rs`): the CJK decode indexes are linked *packed*
 //! (about half their size, see [`pack_into`]) and the single-byte indexes as their upper
 //! halves only; everything else the default build links — the flat decode indexes, the
 //! pair tables, the encode pages, the single-byte UTF-8 and encode tables — is built from
 //! them on the heap by the first decoder or encoder of the encoding that needs it
-//! ([`crate::simd::once::Once`]) and kept for the program's life, in the default build's
-//! layouts, so that the compact build runs the same loops at the same speed.
+//! ([`Once`]) and kept for the program's life, in the default build's layouts, so that the
+//! compact build runs the same loops at the same speed. It links no hot-pair tables: its
+//! single-byte encoders run the generic loop at every level.
 //!
 //! Both builds derive their tables from the same generated files: the default build at
 //! compile time, this one by packing at compile time (the generated flat arrays are read by
@@ -15,11 +17,241 @@
 //! table (64 KiB, Shift_JIS and EUC-JP one each over jis0208), a CJK encoder its encode
 //! pages (48–84 KB), a single-byte encoding under 4 KB.
 
-use super::{EncodeTable, SingleByteTables};
+use super::pairs::PairLayout;
+use super::{EncodeTable, PairTable, SingleByteTables};
+use crate::simd::byte_map::HotPairs;
 use crate::simd::once::{boxed_array, Once};
 use alloc::boxed::Box;
 use alloc::vec;
 use alloc::vec::Vec;
+
+/// How a table derived from the indexes is held: on the heap, built on first use.
+pub(super) type Linked<T> = Box<T>;
+
+/// A pair table's rows, on the heap.
+pub(super) type Rows = Box<[[u16; 256]; 128]>;
+
+/// One *index single-byte*: its upper half, and the tables built from it on first use.
+pub(crate) struct SingleByteIndex {
+    /// The code points of bytes 0x80–0xFF (0 = none).
+    upper: [u16; 128],
+    tables: Once<SingleByteTables>,
+}
+
+impl SingleByteIndex {
+    /// The index as the generated tables declare it: only `decode`'s upper half is kept
+    /// (the encode pages are inverted from it on first use).
+    // Bounds: `k < 128`, `0x80 + k < 256`.
+    #[allow(clippy::indexing_slicing, clippy::arithmetic_side_effects)]
+    pub(crate) const fn new(
+        decode: [u16; 256],
+        _page_of: [u8; 256],
+        _pages: &'static [[u8; 256]],
+    ) -> SingleByteIndex {
+        let mut upper = [0u16; 128];
+        let mut k = 0;
+        while k < 128 {
+            upper[k] = decode[0x80 + k];
+            k += 1;
+        }
+        SingleByteIndex {
+            upper,
+            tables: Once::new(),
+        }
+    }
+
+    /// The code point of byte `0x80 + k` (0 = none; `k < 128`, else 0), at compile time
+    /// too (the detector's models are built from it).
+    // Bounds: checked.
+    #[allow(clippy::indexing_slicing)]
+    pub(crate) const fn upper_code_point(&self, k: usize) -> u16 {
+        if k >= 128 {
+            return 0;
+        }
+        self.upper[k]
+    }
+
+    /// Its decode and encode tables, built on first use.
+    #[inline(always)]
+    pub(crate) fn tables(&'static self) -> &'static SingleByteTables {
+        self.tables.get_or_init(|| single_byte_tables(&self.upper))
+    }
+}
+
+/// The single-byte tables of an index from its upper half (bytes 0x80–0xFF).
+fn single_byte_tables(upper: &[u16; 128]) -> Box<SingleByteTables> {
+    let mut decode = [0u16; 256];
+    for (b, entry) in decode.iter_mut().enumerate() {
+        // ASCII bytes decode to themselves.
+        *entry = u16::try_from(b).unwrap_or(0);
+    }
+    if let Some(high) = decode.get_mut(0x80..) {
+        high.copy_from_slice(upper);
+    }
+    let encode = SingleByteEncode::inverted(&decode);
+    Box::new(SingleByteTables::new(decode, encode))
+}
+
+/// The encode side of a single-byte index: code point → byte pages, built on the heap.
+pub(crate) struct SingleByteEncode {
+    /// code point >> 8 → page number in `pages` (page 0 is empty).
+    page_of: [u8; 256],
+    /// code point & 0xFF → byte (0 = not encodable).
+    pages: Box<[[u8; 256]]>,
+}
+
+impl SingleByteEncode {
+    /// The pages of a decode table: each code point maps to its first byte (*index
+    /// pointer*).
+    // Bounds: `cp >> 8 < 256` for a `u16`; page numbers index `pages`, one page per
+    // number handed out (at most 128 + 1: one per byte).
+    #[allow(
+        clippy::indexing_slicing,
+        clippy::arithmetic_side_effects,
+        clippy::cast_possible_truncation
+    )]
+    fn inverted(decode: &[u16; 256]) -> SingleByteEncode {
+        let mut page_of = [0u8; 256];
+        let mut pages = vec![[0u8; 256]];
+        for (b, &cp) in decode.iter().enumerate().skip(0x80) {
+            if cp == 0 {
+                continue;
+            }
+            let page = usize::from(cp >> 8);
+            if page_of[page] == 0 {
+                page_of[page] = pages.len() as u8;
+                pages.push([0; 256]);
+            }
+            let slot = &mut pages[usize::from(page_of[page])][usize::from(cp & 0xFF)];
+            if *slot == 0 {
+                *slot = b as u8;
+            }
+        }
+        SingleByteEncode {
+            page_of,
+            pages: pages.into_boxed_slice(),
+        }
+    }
+
+    #[inline(always)]
+    pub(super) fn byte_for(&self, code_point: u32) -> Option<u8> {
+        super::paged_byte(&self.page_of, &self.pages, code_point)
+    }
+
+    /// None: the compact build links no hot-pair tables.
+    #[inline(always)]
+    pub(super) fn hot_pairs(&self) -> Option<&HotPairs> {
+        None
+    }
+}
+
+/// The flat decode indexes (pointer → code point, 0 = none; Big5's low 16 bits): packed at
+/// compile time from the generated arrays, which are not linked, and expanded on first use.
+pub(super) mod decode {
+    use super::super::generated::{big5, euc_kr, gb18030, jis0208, jis0212};
+    use super::{pack, pack_into, PackedIndex};
+
+    macro_rules! flat {
+        ($($name:ident = $module:ident :: $table:ident;)*) => {$(
+            #[inline(always)]
+            pub(crate) fn $name() -> &'static [u16; $module::$table.len()] {
+                const LEN: usize = pack_into(&$module::$table, &mut []);
+                static PACKED: [u8; LEN] = pack::<LEN>(&$module::$table);
+                static INDEX: PackedIndex<{ $module::$table.len() }> = PackedIndex::new(&PACKED);
+                INDEX.get()
+            }
+        )*};
+    }
+    flat! {
+        gb18030 = gb18030::GB18030_DECODE;
+        euc_kr = euc_kr::EUC_KR_DECODE;
+        big5 = big5::BIG5_DECODE_LOW;
+        jis0208 = jis0208::JIS0208_DECODE;
+        jis0212 = jis0212::JIS0212_DECODE;
+    }
+}
+
+/// The encode tables, inverted on first use from the decode indexes with the Standard's
+/// pointer rules.
+pub(super) mod encode {
+    use super::super::generated::big5::BIG5_DECODE_ASTRAL;
+    use super::{decode, invert, EncodeTable, Once};
+
+    /// The first pointer of each code point (*index pointer*) …
+    macro_rules! tables {
+        ($($name:ident = $decode:ident;)*) => {$(
+            #[inline(always)]
+            pub(crate) fn $name() -> &'static EncodeTable {
+                static TABLE: Once<EncodeTable> = Once::new();
+                // Built out of line: every caller inlines only the check.
+                #[cold]
+                #[inline(never)]
+                fn build() -> alloc::boxed::Box<EncodeTable> {
+                    invert(decode::$decode(), &[], 0, &[])
+                }
+                TABLE.get_or_init(build)
+            }
+        )*};
+    }
+    tables! {
+        jis0208 = jis0208;
+        euc_kr = euc_kr;
+        gb18030 = gb18030;
+    }
+
+    /// … and *index Big5 pointer*: pointers from (0xA1 − 0x81) × 157 on, the last one for
+    /// six code points.
+    pub(crate) fn big5() -> &'static EncodeTable {
+        static TABLE: Once<EncodeTable> = Once::new();
+        #[cold]
+        #[inline(never)]
+        fn build() -> alloc::boxed::Box<EncodeTable> {
+            invert(
+                decode::big5(),
+                &BIG5_DECODE_ASTRAL,
+                (0xA1 - 0x81) * 157,
+                &[0x2550, 0x255E, 0x2561, 0x256A, 0x5341, 0x5345],
+            )
+        }
+        TABLE.get_or_init(build)
+    }
+}
+
+impl PairTable {
+    /// The table of a layout, built on the heap at run time (one copy for the five
+    /// tables).
+    #[inline(never)]
+    pub(super) fn boxed(layout: &PairLayout) -> Box<Self> {
+        let mut rows = boxed_array::<[u16; 256], 128>([0; 256]);
+        let mut lead_map = [0u8; 128];
+        for ((lead, row), marked) in (0x80..=0xFF).zip(rows.iter_mut()).zip(&mut lead_map) {
+            for (trail, pair) in (0..=0xFF).zip(row.iter_mut()) {
+                *pair = layout.get(lead, trail);
+                if *pair != 0 {
+                    *marked = 0xFF;
+                }
+            }
+        }
+        Box::new(PairTable { rows, lead_map })
+    }
+}
+
+/// `fn() -> &'static PairTable` body for a [`PairLayout`] expression: built on first use
+/// (from the expanded decode index).
+macro_rules! pair_table {
+    ($layout:expr) => {{
+        static TABLE: $crate::simd::once::Once<$crate::index::PairTable> =
+            $crate::simd::once::Once::new();
+        // Built out of line: every caller inlines only the check.
+        #[cold]
+        #[inline(never)]
+        fn build() -> alloc::boxed::Box<$crate::index::PairTable> {
+            $crate::index::PairTable::boxed(&$layout)
+        }
+        TABLE.get_or_init(build)
+    }};
+}
+pub(super) use pair_table;
 
 /// Packed-index tokens (one byte, then the operand bytes the kind takes), each giving the
 /// next entries from the previous code point `prev` (0 at the start): CJK indexes are
@@ -192,30 +424,30 @@ impl<const N: usize> PackedIndex<N> {
 
 /// The encode table of a decode index: for each code point the pointer the Standard picks,
 /// the first (*index pointer*) or, for `last` code points, the last (*index Big5
-/// pointer*), among pointers from `from` on. `code_point(p)` is the index's code point
-/// for pointer `p`, 0 for none.
-// Bounds: a code point below 0x110000 has its block below 0x4400 and `cp & 63 < 64`;
+/// pointer*), among pointers from `from` on. `decode[p]` is the code point of pointer `p`
+/// (0 for none), plus 0x20000 where bit `p` of `astral` is set (Big5's plane 2). One copy
+/// for the four tables (a first use is no hot path).
+// Bounds: a code point below 0x30000 has its block below 0xC00 and `cp & 63 < 64`;
 // `page_of` grows to cover each block before it is indexed, and page numbers index
 // `pages`, which holds one page per number handed out (fewer than 65536: one per block).
+#[inline(never)]
 #[allow(
     clippy::indexing_slicing,
     clippy::arithmetic_side_effects,
     clippy::cast_possible_truncation
 )]
-pub(crate) fn invert(
-    len: usize,
-    from: usize,
-    last: &[u32],
-    code_point: impl Fn(usize) -> u32,
-) -> Box<EncodeTable> {
+fn invert(decode: &[u16], astral: &[u32], from: usize, last: &[u32]) -> Box<EncodeTable> {
     let mut page_of: Vec<u16> = Vec::new();
     // Page 0 is the empty page of blocks without code points.
     let mut pages: Vec<[u16; 64]> = vec![[u16::MAX; 64]];
-    for pointer in from..len {
-        let cp = code_point(pointer);
-        if cp == 0 {
+    for (pointer, &low) in decode.iter().enumerate().skip(from) {
+        if low == 0 {
             continue;
         }
+        let plane_2 = astral
+            .get(pointer / 32)
+            .map_or(0, |bits| bits >> (pointer % 32) & 1);
+        let cp = u32::from(low) | plane_2 << 17;
         let block = (cp >> 6) as usize;
         if block >= page_of.len() {
             page_of.resize(block + 1, 0);
@@ -235,19 +467,6 @@ pub(crate) fn invert(
     })
 }
 
-/// The single-byte tables of an index from its upper half (bytes 0x80–0xFF).
-pub(crate) fn single_byte_tables(upper: &[u16; 128]) -> Box<SingleByteTables> {
-    let mut decode = [0u16; 256];
-    for (b, entry) in decode.iter_mut().enumerate() {
-        // ASCII bytes decode to themselves.
-        *entry = u16::try_from(b).unwrap_or(0);
-    }
-    if let Some(high) = decode.get_mut(0x80..) {
-        high.copy_from_slice(upper);
-    }
-    Box::new(SingleByteTables::with_decode(decode))
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -256,7 +475,7 @@ mod tests {
     /// five take at most 55 % of their flat size (the point of packing them).
     #[test]
     fn packed_indexes_expand_to_the_generated_ones() {
-        use super::super::{decode, generated::*};
+        use super::super::generated::*;
         assert_eq!(decode::gb18030(), &gb18030::GB18030_DECODE);
         assert_eq!(decode::euc_kr(), &euc_kr::EUC_KR_DECODE);
         assert_eq!(decode::big5(), &big5::BIG5_DECODE_LOW);

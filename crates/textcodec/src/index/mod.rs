@@ -4,9 +4,13 @@
 //! for its direction: decoding reads a flat pointer → code point array; encoding reads a
 //! code point → pointer map in which the Standard's pointer rules (first pointer, *index
 //! Shift_JIS pointer*, *index Big5 pointer*) are already applied by the generator (`cargo
-//! xtask gen`) to a [`RankTable`]; the default build expands it into direct-lookup pages at
-//! compile time, the `compact` build into a window table that searches the decode index
-//! (`compact.rs`).
+//! xtask gen`) to a [`RankTable`].
+//!
+//! Two table layouts hold them, with one API, chosen by the `compact` feature below: the
+//! default build's (`full.rs`) builds every table at compile time and links it; the
+//! `compact` build's (`compact.rs`) links the decode indexes packed and builds every
+//! other table, in the same layout, on the heap on first use. The lookups in this file
+//! and the codecs' loops are the same in both.
 #![deny(
     clippy::unwrap_used,
     clippy::expect_used,
@@ -16,8 +20,9 @@
 )]
 
 #[rustfmt::skip]
-// The compact build does not expand the encode pages, so it needs no block counts.
-#[cfg_attr(feature = "compact", allow(dead_code))]
+// Each layout reads part of it: the default one the rank tables and their block counts,
+// the `compact` one neither (its tests compare with the rank tables).
+#[allow(dead_code)]
 mod generated {
     pub(crate) mod big5;
     pub(crate) mod euc_kr;
@@ -34,98 +39,15 @@ pub(crate) use pairs::{
     big5_pairs, euc_kr_pairs, gb18030_pairs, jis0208_pairs, shift_jis_pairs, PairTable,
 };
 
-/// One *index single-byte* as the generated tables declare it: its tables, built at
-/// compile time, or in the `compact` build its upper half, the tables built from it on
-/// first use (`compact.rs`).
-pub(crate) struct SingleByteIndex {
-    #[cfg(not(feature = "compact"))]
-    tables: SingleByteTables,
-    /// The code points of bytes 0x80–0xFF (0 = none).
-    #[cfg(feature = "compact")]
-    upper: [u16; 128],
-    #[cfg(feature = "compact")]
-    tables: crate::simd::once::Once<SingleByteTables>,
-}
-
-impl SingleByteIndex {
-    /// The index with its UTF-8 table derived at compile time (the generated tables call
-    /// this; `decode` is the only decoding data written out). The `compact` build keeps
-    /// `decode`'s upper half and derives the rest on first use.
-    // Bounds (compact): `k < 128`, `0x80 + k < 256`.
-    #[cfg_attr(
-        feature = "compact",
-        allow(
-            unused_variables,
-            clippy::indexing_slicing,
-            clippy::arithmetic_side_effects
-        )
-    )]
-    pub(crate) const fn new(
-        decode: [u16; 256],
-        page_of: [u8; 256],
-        pages: &'static [[u8; 256]],
-    ) -> SingleByteIndex {
-        #[cfg(not(feature = "compact"))]
-        {
-            SingleByteIndex {
-                tables: SingleByteTables {
-                    decode,
-                    utf8: crate::simd::sink::utf8_table(&decode),
-                    has_errors: crate::simd::sink::has_error_bytes(&decode),
-                    linear: crate::simd::sink::linear_range(&decode),
-                    page_of,
-                    pages,
-                    hot: crate::simd::byte_map::hot_pairs(&decode),
-                },
-            }
-        }
-        #[cfg(feature = "compact")]
-        {
-            let mut upper = [0u16; 128];
-            let mut k = 0;
-            while k < 128 {
-                upper[k] = decode[0x80 + k];
-                k += 1;
-            }
-            SingleByteIndex {
-                upper,
-                tables: crate::simd::once::Once::new(),
-            }
-        }
-    }
-
-    /// The code point of byte `0x80 + k` (0 = none; `k < 128`, else 0), at compile time
-    /// too (the detector's models are built from it).
-    // Bounds: checked.
-    #[allow(clippy::arithmetic_side_effects, clippy::indexing_slicing)]
-    pub(crate) const fn upper_code_point(&self, k: usize) -> u16 {
-        if k >= 128 {
-            return 0;
-        }
-        #[cfg(not(feature = "compact"))]
-        {
-            self.tables.decode[0x80 + k]
-        }
-        #[cfg(feature = "compact")]
-        {
-            self.upper[k]
-        }
-    }
-
-    /// Its decode and encode tables.
-    #[inline(always)]
-    pub(crate) fn tables(&'static self) -> &'static SingleByteTables {
-        #[cfg(not(feature = "compact"))]
-        {
-            &self.tables
-        }
-        #[cfg(feature = "compact")]
-        {
-            self.tables
-                .get_or_init(|| compact::single_byte_tables(&self.upper))
-        }
-    }
-}
+/// The table layout: `full.rs` by default, `compact.rs` with the `compact` feature. Both
+/// define [`SingleByteIndex`] (what the generated single-byte tables declare), the flat
+/// decode indexes (`decode::*`), the CJK encode tables (`encode::*`), the single-byte
+/// encode side, how a derived table is held (`Linked`, `Rows`) and how a pair table is
+/// built (`pair_table!`).
+#[cfg_attr(not(feature = "compact"), path = "full.rs")]
+#[cfg_attr(feature = "compact", path = "compact.rs")]
+mod layout;
+pub(crate) use layout::SingleByteIndex;
 
 /// One *index single-byte* in both directions.
 pub(crate) struct SingleByteTables {
@@ -138,54 +60,20 @@ pub(crate) struct SingleByteTables {
     pub(crate) has_errors: bool,
     /// Where the non-ASCII bytes map by arithmetic (see [`crate::simd::sink::ByteMap::linear`]).
     pub(crate) linear: crate::simd::sink::LinearRange,
-    /// code point >> 8 → page number in `pages` (page 0 is empty).
-    page_of: [u8; 256],
-    /// code point & 0xFF → byte (0 = not encodable).
-    #[cfg(not(feature = "compact"))]
-    pages: &'static [[u8; 256]],
-    #[cfg(feature = "compact")]
-    pages: alloc::boxed::Box<[[u8; 256]]>,
-    /// The two-byte UTF-8 characters of its busiest 64-code-point blocks → bytes (the
-    /// AVX-512 and NEON encoders' table, derived from `decode`; `compact` encodes without it).
-    #[cfg(not(feature = "compact"))]
-    pub(crate) hot: crate::simd::byte_map::HotPairs,
+    /// code point → byte, as the layout keeps it.
+    encode: layout::SingleByteEncode,
 }
 
 impl SingleByteTables {
-    /// The tables of a decode table, built at run time (the `compact` build): the encode
-    /// pages map each code point to its first byte (*index pointer*).
-    // Bounds: `cp >> 8 < 256` for a `u16`; page numbers index `pages`, one page per
-    // number handed out (at most 128 + 1: one per byte).
-    #[cfg(feature = "compact")]
-    #[allow(
-        clippy::indexing_slicing,
-        clippy::arithmetic_side_effects,
-        clippy::cast_possible_truncation
-    )]
-    pub(crate) fn with_decode(decode: [u16; 256]) -> SingleByteTables {
-        let mut page_of = [0u8; 256];
-        let mut pages = alloc::vec![[0u8; 256]];
-        for (b, &cp) in decode.iter().enumerate().skip(0x80) {
-            if cp == 0 {
-                continue;
-            }
-            let page = usize::from(cp >> 8);
-            if page_of[page] == 0 {
-                page_of[page] = pages.len() as u8;
-                pages.push([0; 256]);
-            }
-            let slot = &mut pages[usize::from(page_of[page])][usize::from(cp & 0xFF)];
-            if *slot == 0 {
-                *slot = b as u8;
-            }
-        }
+    /// The tables of a decode table and its encode side: at compile time (default) or on
+    /// first use (`compact`).
+    const fn new(decode: [u16; 256], encode: layout::SingleByteEncode) -> SingleByteTables {
         SingleByteTables {
             decode,
             utf8: crate::simd::sink::utf8_table(&decode),
             has_errors: crate::simd::sink::has_error_bytes(&decode),
             linear: crate::simd::sink::linear_range(&decode),
-            page_of,
-            pages: pages.into_boxed_slice(),
+            encode,
         }
     }
 
@@ -212,29 +100,42 @@ impl SingleByteTables {
     /// The byte for a non-ASCII code point (*index pointer* + 0x80), or `None`.
     #[inline(always)]
     pub(crate) fn byte_for(&self, code_point: u32) -> Option<u8> {
-        if code_point > 0xFFFF {
-            return None;
-        }
-        // `code_point >> 8` < 256 and `code_point & 0xFF` < 256, the tables' lengths.
-        let page = *self.page_of.get((code_point >> 8) as usize)?;
-        match self
-            .pages
-            .get(usize::from(page))
-            .and_then(|p| p.get((code_point & 0xFF) as usize).copied())
-        {
-            Some(0) | None => None,
-            Some(b) => Some(b),
-        }
+        self.encode.byte_for(code_point)
+    }
+
+    /// The two-byte UTF-8 characters of its busiest 64-code-point blocks → bytes (the
+    /// AVX-512 and NEON encoders' table, derived from `decode`), or `None` where the
+    /// layout links none (`compact`, whose encoders run the generic loop).
+    #[inline(always)]
+    pub(crate) fn hot_pairs(&self) -> Option<&crate::simd::byte_map::HotPairs> {
+        self.encode.hot_pairs()
+    }
+}
+
+/// `pages[page_of[cp >> 8]][cp & 0xFF]` (0 = none): a single-byte encode lookup.
+#[inline(always)]
+fn paged_byte(page_of: &[u8; 256], pages: &[[u8; 256]], code_point: u32) -> Option<u8> {
+    if code_point > 0xFFFF {
+        return None;
+    }
+    // `code_point >> 8` < 256 and `code_point & 0xFF` < 256, the tables' lengths.
+    let page = *page_of.get((code_point >> 8) as usize)?;
+    match pages
+        .get(usize::from(page))
+        .and_then(|p| p.get((code_point & 0xFF) as usize).copied())
+    {
+        Some(0) | None => None,
+        Some(b) => Some(b),
     }
 }
 
 /// A code point → pointer map for rank lookups (generated): the code points in blocks of
 /// 64, block `block_of[cp >> 6]` (0 = empty) holding the code points whose bits are set in
 /// `present[block]`; their pointers are listed in code point order in `pointers`, the
-/// block's first at `first[block]`. About two bytes per entry: the compact build looks up
-/// through it; the default build expands it into [`EncodeTable`] pages at compile time.
-// The compact build reads it in its tests only (the oracle).
-#[cfg_attr(feature = "compact", allow(dead_code))]
+/// block's first at `first[block]`. About two bytes per entry: the default layout expands
+/// it into [`EncodeTable`] pages at compile time; the `compact` one reads it in its tests
+/// only (the oracle of the tables it inverts from the decode indexes).
+#[allow(dead_code)]
 pub(crate) struct RankTable {
     pub(crate) block_of: &'static [u16],
     pub(crate) present: &'static [u64],
@@ -259,46 +160,15 @@ impl RankTable {
         let first = usize::from(*self.first.get(block)?);
         self.pointers.get(first.checked_add(rank)?).copied()
     }
-
-    /// The direct-lookup pages: page `b` maps `cp & 63` to the pointer of the code point
-    /// in block `b`, `u16::MAX` where it has none (`N` = the number of blocks).
-    // Bounds: `b < N` = the number of blocks = the lengths of `present` and `first` (the
-    // generator's `_BLOCKS` constant); `first[b] + rank` is within `pointers` (the
-    // generator numbered them so); `k < 64`.
-    #[cfg(not(feature = "compact"))]
-    #[allow(clippy::indexing_slicing, clippy::arithmetic_side_effects)]
-    const fn pages<const N: usize>(&self) -> [[u16; 64]; N] {
-        let mut pages = [[u16::MAX; 64]; N];
-        let mut b = 0;
-        while b < N {
-            let mut next = self.first[b] as usize;
-            let mut k = 0;
-            while k < 64 {
-                if self.present[b] >> k & 1 == 1 {
-                    pages[b][k] = self.pointers[next];
-                    next += 1;
-                }
-                k += 1;
-            }
-            b += 1;
-        }
-        pages
-    }
 }
 
 /// A code point → pointer table: `pages[page_of[cp >> 6]][cp & 63]`, `u16::MAX` for none
-/// (one more load than a rank lookup saves, for 128 bytes a block). The default build
-/// expands it at compile time from the generated rank tables, the `compact` build at run
-/// time from the decode index (`compact.rs`).
+/// (one more load than a rank lookup saves, for 128 bytes a block). The default layout
+/// expands it at compile time from the generated rank tables, the `compact` one at run
+/// time from the decode index.
 pub(crate) struct EncodeTable {
-    #[cfg(not(feature = "compact"))]
-    page_of: &'static [u16],
-    #[cfg(not(feature = "compact"))]
-    pages: &'static [[u16; 64]],
-    #[cfg(feature = "compact")]
-    page_of: alloc::boxed::Box<[u16]>,
-    #[cfg(feature = "compact")]
-    pages: alloc::boxed::Box<[[u16; 64]]>,
+    page_of: layout::Linked<[u16]>,
+    pages: layout::Linked<[[u16; 64]]>,
 }
 
 impl EncodeTable {
@@ -318,108 +188,7 @@ impl EncodeTable {
     }
 }
 
-/// The decode indexes as flat arrays (pointer → code point, 0 = none): the generated
-/// statics, or in the `compact` build their expansions (`compact.rs`).
-mod decode {
-    use super::generated::{big5, euc_kr, gb18030, jis0208, jis0212};
-
-    macro_rules! flat {
-        ($($name:ident = $module:ident :: $table:ident;)*) => {$(
-            #[inline(always)]
-            pub(crate) fn $name() -> &'static [u16; $module::$table.len()] {
-                #[cfg(not(feature = "compact"))]
-                {
-                    &$module::$table
-                }
-                // Packed at compile time from the generated array, which is not linked.
-                #[cfg(feature = "compact")]
-                {
-                    use super::compact::{pack, pack_into, PackedIndex};
-                    const LEN: usize = pack_into(&$module::$table, &mut []);
-                    static PACKED: [u8; LEN] = pack::<LEN>(&$module::$table);
-                    static INDEX: PackedIndex<{ $module::$table.len() }> = PackedIndex::new(&PACKED);
-                    INDEX.get()
-                }
-            }
-        )*};
-    }
-    flat! {
-        gb18030 = gb18030::GB18030_DECODE;
-        euc_kr = euc_kr::EUC_KR_DECODE;
-        big5 = big5::BIG5_DECODE_LOW;
-        jis0208 = jis0208::JIS0208_DECODE;
-        jis0212 = jis0212::JIS0212_DECODE;
-    }
-}
-
-/// The encode tables: direct pages expanded at compile time from the generated rank
-/// tables (default), or at run time from the decode indexes (`compact`).
-mod encode {
-    use super::EncodeTable;
-
-    #[cfg(not(feature = "compact"))]
-    macro_rules! tables {
-        ($($name:ident = $module:ident :: $rank:ident, $blocks:ident;)*) => {$(
-            #[inline(always)]
-            pub(crate) fn $name() -> &'static EncodeTable {
-                use super::generated::$module;
-                static TABLE: EncodeTable = {
-                    static PAGES: [[u16; 64]; $module::$blocks] = $module::$rank.pages();
-                    EncodeTable { page_of: $module::$rank.block_of, pages: &PAGES }
-                };
-                &TABLE
-            }
-        )*};
-    }
-    #[cfg(not(feature = "compact"))]
-    tables! {
-        jis0208 = jis0208::JIS0208_ENCODE, JIS0208_ENCODE_BLOCKS;
-        euc_kr = euc_kr::EUC_KR_ENCODE, EUC_KR_ENCODE_BLOCKS;
-        gb18030 = gb18030::GB18030_ENCODE, GB18030_ENCODE_BLOCKS;
-        big5 = big5::BIG5_ENCODE, BIG5_ENCODE_BLOCKS;
-    }
-
-    /// `compact`: the first pointer of each code point (*index pointer*) …
-    #[cfg(feature = "compact")]
-    macro_rules! tables {
-        ($($name:ident = $decode:ident;)*) => {$(
-            #[inline(always)]
-            pub(crate) fn $name() -> &'static EncodeTable {
-                static TABLE: crate::simd::once::Once<EncodeTable> = crate::simd::once::Once::new();
-                TABLE.get_or_init(|| {
-                    let decode = super::decode::$decode();
-                    super::compact::invert(decode.len(), 0, &[], |p| {
-                        decode.get(p).copied().map_or(0, u32::from)
-                    })
-                })
-            }
-        )*};
-    }
-    #[cfg(feature = "compact")]
-    tables! {
-        jis0208 = jis0208;
-        euc_kr = euc_kr;
-        gb18030 = gb18030;
-    }
-
-    /// … and *index Big5 pointer*: pointers from (0xA1 − 0x81) × 157 on, the last one for
-    /// six code points.
-    #[cfg(feature = "compact")]
-    pub(crate) fn big5() -> &'static EncodeTable {
-        static TABLE: crate::simd::once::Once<EncodeTable> = crate::simd::once::Once::new();
-        TABLE.get_or_init(|| {
-            super::compact::invert(
-                super::decode::big5().len(),
-                (0xA1 - 0x81) * 157,
-                &[0x2550, 0x255E, 0x2561, 0x256A, 0x5341, 0x5345],
-                |p| super::big5_code_point(p).unwrap_or(0),
-            )
-        })
-    }
-}
-
-#[cfg(feature = "compact")]
-mod compact;
+use layout::{decode, encode};
 
 #[inline(always)]
 fn flat(table: &[u16], pointer: usize) -> Option<u16> {

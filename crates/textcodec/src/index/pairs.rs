@@ -5,15 +5,16 @@
 //! = row × row length + column) plus its one exception (Shift_JIS's EUDC range, Big5's
 //! plane-2 entries). A [`PairTable`] answers `get(lead, trail)`:
 //!
-//! - by default, from a 64 KiB table built at compile time from the layout (one load, no
-//!   range checks: the decoders' pair loops and the AVX-512 gather kernel use it);
-//! - with the `compact` feature, the same table built on the heap from the layout on first
-//!   use (see `compact.rs`), so that the five tables' 320 KiB are not linked.
+//! from a 64 KiB table built from the layout (one load, no range checks: the decoders' pair
+//! loops and the AVX-512 gather kernel use it) by the table layout: at compile time by
+//! default (`full.rs`), on the heap on first use with the `compact` feature (`compact.rs`),
+//! so that the five tables' 320 KiB are not linked there.
 //!
 //! Both go through [`PairLayout::get`], which the tests check against the Standard's
 //! pointer arithmetic written out again.
 
 use super::generated;
+use super::layout::{decode, pair_table, Rows};
 
 /// What a layout does besides the index lookup.
 #[derive(Clone, Copy)]
@@ -47,6 +48,8 @@ impl PairLayout {
     // Bounds: every caller's leads are at least 0x80 and its rows and columns below 255
     // (at most 126 rows, 190 columns), so the tables are indexed in range and the row and
     // column numbers fit a byte without meeting NONE.
+    // The `compact` layout builds its five at run time: one copy.
+    #[inline(never)]
     #[allow(
         clippy::indexing_slicing,
         clippy::arithmetic_side_effects,
@@ -129,85 +132,20 @@ impl PairLayout {
             _ => code_point,
         }
     }
-
-    /// 0xFF for each byte `0x80 + k` that begins a pair, else 0.
-    // Bounds: `k < 128`, `lead < 256`.
-    #[allow(
-        clippy::indexing_slicing,
-        clippy::arithmetic_side_effects,
-        clippy::cast_possible_truncation
-    )]
-    const fn lead_map(&self) -> [u8; 128] {
-        let mut map = [0u8; 128];
-        let mut k = 0;
-        while k < 128 {
-            let mut trail = 0;
-            while trail < 256 {
-                if self.get((0x80 + k) as u8, trail as u8) != 0 {
-                    map[k] = 0xFF;
-                }
-                trail += 1;
-            }
-            k += 1;
-        }
-        map
-    }
 }
 
 /// An encoding's pairs: `get(lead, trail)` is one load.
 pub(crate) struct PairTable {
-    /// `rows[lead - 0x80][trail]`: the code point of the pair, 0 where it is not valid.
-    #[cfg(not(feature = "compact"))]
-    rows: [[u16; 256]; 128],
-    #[cfg(feature = "compact")]
-    rows: alloc::boxed::Box<[[u16; 256]; 128]>,
+    /// `rows[lead - 0x80][trail]`: the code point of the pair, 0 where it is not valid
+    /// (inline in a static, or on the heap: the layout's [`Rows`]).
+    pub(super) rows: Rows,
     /// `lead_map[lead - 0x80]` is 0xFF where the row of `lead` has a pair, else 0: the
     /// bytes that are leads wherever a character starts (the vector kernel's classes).
     #[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
-    lead_map: [u8; 128],
+    pub(super) lead_map: [u8; 128],
 }
 
 impl PairTable {
-    /// The table of a layout, at compile time.
-    // Bounds: `k < 128`, `t < 256`.
-    #[cfg(not(feature = "compact"))]
-    #[allow(
-        clippy::indexing_slicing,
-        clippy::arithmetic_side_effects,
-        clippy::cast_possible_truncation
-    )]
-    const fn new(layout: PairLayout) -> Self {
-        let mut rows = [[0u16; 256]; 128];
-        let mut k = 0;
-        while k < 128 {
-            let mut t = 0;
-            while t < 256 {
-                rows[k][t] = layout.get((0x80 + k) as u8, t as u8);
-                t += 1;
-            }
-            k += 1;
-        }
-        PairTable {
-            rows,
-            lead_map: layout.lead_map(),
-        }
-    }
-
-    /// The table of a layout, built on the heap at run time (`compact`).
-    #[cfg(feature = "compact")]
-    fn boxed(layout: &PairLayout) -> alloc::boxed::Box<Self> {
-        let mut rows = crate::simd::once::boxed_array::<[u16; 256], 128>([0; 256]);
-        for (lead, row) in (0x80..=0xFF).zip(rows.iter_mut()) {
-            for (trail, pair) in (0..=0xFF).zip(row.iter_mut()) {
-                *pair = layout.get(lead, trail);
-            }
-        }
-        alloc::boxed::Box::new(PairTable {
-            rows,
-            lead_map: layout.lead_map(),
-        })
-    }
-
     /// The rows (see the field's docs): the AVX-512 kernel gathers from them.
     #[cfg(target_arch = "x86_64")]
     pub(crate) fn rows(&self) -> &[[u16; 256]; 128] {
@@ -232,50 +170,35 @@ impl PairTable {
     }
 }
 
-/// The pair tables of the five layouts, as `fn() -> &'static PairTable`: statics built at
-/// compile time, or with `compact` built on first use from the expanded decode index.
+/// The pair tables of the five layouts, as `fn() -> &'static PairTable`, built as the
+/// table layout builds them (see `pair_table!` in `full.rs` and `compact.rs`) from the flat
+/// decode index.
 macro_rules! pair_tables {
-    ($($(#[$doc:meta])* $name:ident = $generated:path, $decode:ident, $row_len:expr, $leads:expr, $trails:expr, $quirk:expr;)*) => {$(
+    ($($(#[$doc:meta])* $name:ident = $decode:ident, $row_len:expr, $leads:expr, $trails:expr, $quirk:expr;)*) => {$(
         $(#[$doc])*
         #[inline(always)]
         pub(crate) fn $name() -> &'static PairTable {
-            #[cfg(not(feature = "compact"))]
-            {
-                static TABLE: PairTable = PairTable::new(PairLayout::new(
-                    &$generated,
-                    $row_len, $leads, $trails, $quirk,
-                ));
-                &TABLE
-            }
-            #[cfg(feature = "compact")]
-            {
-                static TABLE: crate::simd::once::Once<PairTable> = crate::simd::once::Once::new();
-                TABLE.get_or_init(|| {
-                    PairTable::boxed(&PairLayout::new(
-                        super::decode::$decode(), $row_len, $leads, $trails, $quirk,
-                    ))
-                })
-            }
+            pair_table!(PairLayout::new(decode::$decode(), $row_len, $leads, $trails, $quirk))
         }
     )*};
 }
 
 pair_tables! {
     /// gb18030's two-byte sequences (GBK): leads 0x81–0xFE, trails 0x40–0x7E and 0x80–0xFE.
-    gb18030_pairs = generated::gb18030::GB18030_DECODE, gb18030,
+    gb18030_pairs = gb18030,
         190, &[(0x81, 0xFE, 0)], &[(0x40, 0x7E), (0x80, 0xFE)], Quirk::None;
     /// EUC-KR: leads 0x81–0xFE, trails 0x41–0xFE.
-    euc_kr_pairs = generated::euc_kr::EUC_KR_DECODE, euc_kr,
+    euc_kr_pairs = euc_kr,
         190, &[(0x81, 0xFE, 0)], &[(0x41, 0xFE)], Quirk::None;
     /// Big5: leads 0x81–0xFE, trails 0x40–0x7E and 0xA1–0xFE; the BMP entries only.
-    big5_pairs = generated::big5::BIG5_DECODE_LOW, big5,
+    big5_pairs = big5,
         157, &[(0x81, 0xFE, 0)], &[(0x40, 0x7E), (0xA1, 0xFE)], Quirk::Big5Plane2;
     /// EUC-JP's JIS X 0208 pairs: leads and trails 0xA1–0xFE (ISO-2022-JP's kanji are the
     /// same pairs without their high bits).
-    jis0208_pairs = generated::jis0208::JIS0208_DECODE, jis0208,
+    jis0208_pairs = jis0208,
         94, &[(0xA1, 0xFE, 0)], &[(0xA1, 0xFE)], Quirk::None;
     /// Shift_JIS: leads 0x81–0x9F (rows 0–30) and 0xE0–0xFC (rows 31–59), trails 0x40–0x7E
     /// and 0x80–0xFC, and the EUDC pointers.
-    shift_jis_pairs = generated::jis0208::JIS0208_DECODE, jis0208,
+    shift_jis_pairs = jis0208,
         188, &[(0x81, 0x9F, 0), (0xE0, 0xFC, 31)], &[(0x40, 0x7E), (0x80, 0xFC)], Quirk::ShiftJisEudc;
 }
