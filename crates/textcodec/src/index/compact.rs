@@ -32,61 +32,89 @@ pub(super) type Linked<T> = Box<T>;
 pub(super) type Rows = Box<[[u16; 256]; 128]>;
 
 /// One *index single-byte*: its upper half, and the tables built from it on first use.
+/// The upper half is kept in 208 bytes instead of 256: each code point's low byte, and
+/// a 4-bit number per byte naming its high byte in a list of at most 16 (an index uses 3
+/// to 10 blocks of 256 code points; none is U+0000, in block 0).
 pub(crate) struct SingleByteIndex {
-    /// The code points of bytes 0x80–0xFF (0 = none).
-    upper: [u16; 128],
+    /// The low bytes of the code points of bytes 0x80–0xFF.
+    low: [u8; 128],
+    /// Two 4-bit numbers a byte (byte `0x80 + k` in byte `k / 2`, the low nibble first):
+    /// where the code point's high byte is in `high`.
+    which: [u8; 64],
+    /// The high bytes the index uses (block 0 first).
+    high: [u8; 16],
     tables: Once<SingleByteTables>,
 }
 
 impl SingleByteIndex {
     /// The index as the generated tables declare it: only `decode`'s upper half is kept
     /// (the encode pages are inverted from it on first use).
-    // Bounds: `k < 128`, `0x80 + k < 256`.
-    #[allow(clippy::indexing_slicing, clippy::arithmetic_side_effects)]
+    // Bounds: `k < 128`, `0x80 + k < 256`, `k / 2 < 64`, `n < 16` (checked: a failed
+    // check stops the build).
+    #[allow(
+        clippy::indexing_slicing,
+        clippy::arithmetic_side_effects,
+        clippy::cast_possible_truncation
+    )]
     pub(crate) const fn new(
         decode: [u16; 256],
         _page_of: [u8; 256],
         _pages: &'static [[u8; 256]],
     ) -> SingleByteIndex {
-        let mut upper = [0u16; 128];
+        let (mut low, mut which, mut high) = ([0u8; 128], [0u8; 64], [0u8; 16]);
+        let mut used = 1;
         let mut k = 0;
         while k < 128 {
-            upper[k] = decode[0x80 + k];
+            let cp = decode[0x80 + k];
+            let mut n = 0;
+            while n < used && high[n] != (cp >> 8) as u8 {
+                n += 1;
+            }
+            if n == used {
+                assert!(used < 16, "a single-byte index uses more than 16 blocks");
+                high[n] = (cp >> 8) as u8;
+                used += 1;
+            }
+            low[k] = cp as u8;
+            which[k / 2] |= (n as u8) << (k % 2 * 4);
             k += 1;
         }
         SingleByteIndex {
-            upper,
+            low,
+            which,
+            high,
             tables: Once::new(),
         }
     }
 
     /// The code point of byte `0x80 + k` (0 = none; `k < 128`, else 0), at compile time
     /// too (the detector's models are built from it).
-    // Bounds: checked.
-    #[allow(clippy::indexing_slicing)]
+    // Bounds: checked; `k / 2 < 64`, a 4-bit number indexes the 16 high bytes.
+    #[allow(clippy::indexing_slicing, clippy::arithmetic_side_effects)]
     pub(crate) const fn upper_code_point(&self, k: usize) -> u16 {
         if k >= 128 {
             return 0;
         }
-        self.upper[k]
+        let n = (self.which[k / 2] >> (k % 2 * 4)) & 0xF;
+        (self.high[n as usize] as u16) << 8 | self.low[k] as u16
     }
 
     /// Its decode and encode tables, built on first use.
     #[inline(always)]
     pub(crate) fn tables(&'static self) -> &'static SingleByteTables {
-        self.tables.get_or_init(|| single_byte_tables(&self.upper))
+        self.tables.get_or_init(|| single_byte_tables(self))
     }
 }
 
 /// The single-byte tables of an index from its upper half (bytes 0x80–0xFF).
-fn single_byte_tables(upper: &[u16; 128]) -> Box<SingleByteTables> {
+fn single_byte_tables(index: &SingleByteIndex) -> Box<SingleByteTables> {
     let mut decode = [0u16; 256];
     for (b, entry) in decode.iter_mut().enumerate() {
-        // ASCII bytes decode to themselves.
-        *entry = u16::try_from(b).unwrap_or(0);
-    }
-    if let Some(high) = decode.get_mut(0x80..) {
-        high.copy_from_slice(upper);
+        // ASCII bytes decode to themselves, the others as the index says.
+        *entry = u16::try_from(b).map_or(0, |b| match b.checked_sub(0x80) {
+            Some(k) => index.upper_code_point(usize::from(k)),
+            None => b,
+        });
     }
     let encode = SingleByteEncode::inverted(&decode);
     Box::new(SingleByteTables::new(decode, encode))
