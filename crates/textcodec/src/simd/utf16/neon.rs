@@ -44,8 +44,10 @@ pub(in crate::simd) type Packed = (uint8x16_t, usize);
 
 /// UTF-16 → UTF-8, 8 units per step, for blocks without surrogates (the SSE4 kernel's
 /// method: `vqtbl1q_u8` packs with the same tables; lane masks come from `vaddvq` over
-/// per-lane bit weights, NEON having no `movemask`). Nothing past what it reports
-/// changes: the 16 bytes after a step's output are saved and put back.
+/// per-lane bit weights, NEON having no `movemask`). A step of units from U+0800 on only
+/// (CJK text) needs no packing: its three byte planes are stored interleaved by `vst3_u8`.
+/// Nothing past what it reports changes: the 16 bytes after a packed step's output are
+/// saved and put back.
 // Hot loop. Bounds: `read` advances by 16 while `read + 16 <= src.len()`; `written`
 // advances by at most 24 per step while `written + 40 <= dst.len()`; so neither passes
 // its slice's length and the sums cannot overflow.
@@ -77,6 +79,10 @@ pub(crate) fn bytes_to_utf8(src: &[u8], big_endian: bool, dst: &mut Slots<u8>) -
             } else {
                 written = if max < 0x800 {
                     store_exact(d, written, &[below_0800(v)])
+                } else if vminvq_u16(v) >= 0x800 {
+                    // All three bytes (CJK text): 24 bytes, exactly, no packing.
+                    vst3_u8(d.add(written), three_byte_8(v));
+                    written + 24
                 } else {
                     let low = bmp_4(vmovl_u16(vget_low_u16(v)));
                     let high = bmp_4(vmovl_u16(vget_high_u16(v)));
@@ -156,6 +162,22 @@ pub(in crate::simd) fn below_0800(v: uint16x8_t) -> Packed {
             ),
             super::pack::two_byte_len(mask),
         )
+    }
+}
+
+/// The UTF-8 of 8 code points from U+0800 to U+FFFF that are not surrogates, as the
+/// planes of their first, second and third bytes (for `vst3_u8`).
+#[inline]
+fn three_byte_8(v: uint16x8_t) -> uint8x8x3_t {
+    // SAFETY: NEON is part of every aarch64 target (register operations only).
+    unsafe {
+        let six = vdup_n_u8(0x3F);
+        let cont = vdup_n_u8(0x80);
+        // 1110xxxx 10xxxxxx 10xxxxxx; the narrowing shifts keep the low byte of each.
+        let first = vorr_u8(vshr_n_u8::<4>(vshrn_n_u16::<8>(v)), vdup_n_u8(0xE0));
+        let second = vorr_u8(vand_u8(vshrn_n_u16::<6>(v), six), cont);
+        let third = vorr_u8(vand_u8(vmovn_u16(v), six), cont);
+        uint8x8x3_t(first, second, third)
     }
 }
 
