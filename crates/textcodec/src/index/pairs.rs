@@ -141,19 +141,34 @@ pub(crate) struct PairTable {
     pub(super) rows: Rows,
     /// `lead_map[lead - 0x80]` is 0xFF where the row of `lead` has a pair, else 0: the
     /// bytes that are leads wherever a character starts (the vector kernel's classes).
-    #[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
+    #[cfg_attr(
+        not(any(
+            target_arch = "x86_64",
+            all(target_arch = "aarch64", target_endian = "little")
+        )),
+        allow(dead_code)
+    )]
     pub(super) lead_map: [u8; 128],
 }
 
 impl PairTable {
-    /// The rows (see the field's docs): the AVX-512 kernel gathers from them.
-    #[cfg(target_arch = "x86_64")]
+    /// The rows (see the field's docs): the vector kernels look pairs up in them.
+    #[cfg(any(
+        target_arch = "x86_64",
+        all(target_arch = "aarch64", target_endian = "little")
+    ))]
     pub(crate) fn rows(&self) -> &[[u16; 256]; 128] {
         &self.rows
     }
 
     /// 0xFF for a byte `0x80 + k` whose row has a pair, 0 otherwise.
-    #[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
+    #[cfg_attr(
+        not(any(
+            target_arch = "x86_64",
+            all(target_arch = "aarch64", target_endian = "little")
+        )),
+        allow(dead_code)
+    )]
     pub(crate) fn lead_map(&self) -> &[u8; 128] {
         &self.lead_map
     }

@@ -25,7 +25,10 @@
     clippy::arithmetic_side_effects
 )]
 
-#[cfg(target_arch = "x86_64")]
+#[cfg(any(
+    target_arch = "x86_64",
+    all(target_arch = "aarch64", target_endian = "little")
+))]
 use super::double_byte;
 #[cfg(any(
     target_arch = "x86_64",
@@ -313,6 +316,10 @@ const NEON: Level = Level {
     encode_hot_pairs: some!(byte_map::neon, encode_hot_pairs),
     #[cfg(target_endian = "little")]
     encode_x_user_defined: some!(byte_map::neon, encode_x_user_defined),
+    #[cfg(target_endian = "little")]
+    pairs_to_utf16: some!(double_byte::neon, to_utf16),
+    #[cfg(target_endian = "little")]
+    pairs_to_utf8: some!(double_byte::neon, to_utf8),
     ..SCALAR
 };
 

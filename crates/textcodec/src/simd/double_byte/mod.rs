@@ -31,9 +31,17 @@
 //! mostly non-ASCII blocks (text that mixes short CJK runs with ASCII is faster in the
 //! pair loop, which stores an ASCII byte as it is). (A one-pass UTF-8 twin, the kept units
 //! of each 8 positions through the 8-unit BMP → UTF-8 step, ran 0.6–0.8× encoding_rs
-//! against the pair loop's 1.1–1.3×: most of each step's lanes are trails.) The other
-//! levels have no kernel: these functions return (0, 0) and the codec's pair loop does all the work. The
-//! tests check each kernel against a naive decoder of the same pairs.
+//! against the pair loop's 1.1–1.3×: most of each step's lanes are trails.)
+//!
+//! NEON (`neon.rs`, little-endian aarch64) keeps the AVX2 kernel's blocks, lanes, room
+//! and two-pass UTF-8 path, and replaces what NEON lacks: the classes come from a 16-byte
+//! bitmap read by two `vqtbl1q_u8`, the masks from bit weights folded by pairwise
+//! additions (no `movemask`), and the pairs from 16 scalar loads into fixed lanes (no
+//! gather; one per 16-bit lane, lead or not, so nothing branches on the leads).
+//!
+//! The other levels have no kernel: these functions return (0, 0) and the codec's pair
+//! loop does all the work. The tests check each kernel against a naive decoder of the same
+//! pairs.
 #![deny(
     clippy::unwrap_used,
     clippy::expect_used,
@@ -48,19 +56,19 @@ use crate::index::PairTable;
 use crate::simd::Slots;
 
 /// Decodes a prefix of `src` into `dst` as UTF-16: whole blocks of 64 bytes (AVX-512) or 32
-/// (AVX2), one less when the last byte is a lead (its pair is left for the next call),
-/// while they hold only ASCII and pairs of `table`, and 64 (AVX-512) or 40 (AVX2) units of
-/// room are left; nothing is written past what it returns. Returns (bytes read, units
+/// (AVX2, NEON), one less when the last byte is a lead (its pair is left for the next
+/// call), while they hold only ASCII and pairs of `table`, and 64 (AVX-512) or 40 (AVX2,
+/// NEON) units of room are left; nothing is written past what it returns. Returns (bytes read, units
 /// written); (0, 0) where the level has no kernel.
 #[inline]
 pub(crate) fn to_utf16(src: &[u8], table: &PairTable, dst: &mut Slots<u16>) -> (usize, usize) {
     to_utf16_with(level(), src, table, dst)
 }
 
-/// As [`to_utf16`], into UTF-8, while 96 (AVX-512) or 48 (AVX2) bytes of room are left;
-/// the AVX2 path also only starts where the next [`avx2::UTF8_DENSE_AHEAD`] bytes are
-/// blocks with [`avx2::UTF8_MIN_NON_ASCII`] non-ASCII bytes or more, and stops before a
-/// block with fewer. Nothing is written past what it returns. Returns (bytes read, bytes
+/// As [`to_utf16`], into UTF-8, while 96 (AVX-512) or 48 (AVX2, NEON) bytes of room are
+/// left; the AVX2 and NEON paths also only start where the next `UTF8_DENSE_AHEAD` bytes
+/// (128) are blocks with `UTF8_MIN_NON_ASCII` (16) non-ASCII bytes or more, and stop
+/// before a block with fewer (each kernel file has its own pair of constants). Nothing is written past what it returns. Returns (bytes read, bytes
 /// written); (0, 0) where the level has no kernel.
 #[inline]
 pub(crate) fn to_utf8(src: &[u8], table: &PairTable, dst: &mut Slots<u8>) -> (usize, usize) {
@@ -91,7 +99,13 @@ pub(crate) fn to_utf8_with(
 // Bounds: `wrapping_add` is the point (the carry out of bit 63 is dropped: a run that
 // reaches the end has no bit after it).
 #[inline(always)]
-#[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
+#[cfg_attr(
+    not(any(
+        target_arch = "x86_64",
+        all(target_arch = "aarch64", target_endian = "little")
+    )),
+    allow(dead_code)
+)]
 pub(crate) fn leads_of(capable: u64) -> u64 {
     const EVEN: u64 = 0x5555_5555_5555_5555;
     let run_starts = capable & !(capable << 1);
@@ -106,6 +120,8 @@ pub(crate) fn leads_of(capable: u64) -> u64 {
 pub(super) mod avx2;
 #[cfg(target_arch = "x86_64")]
 pub(super) mod avx512;
+#[cfg(all(target_arch = "aarch64", target_endian = "little"))]
+pub(super) mod neon;
 
 #[cfg(test)]
 // Bounds: test code over small buffers it builds itself; an out-of-range index, an

@@ -39,6 +39,18 @@ pub(crate) fn bytes_to_units(src: &[u8], big_endian: bool, dst: &mut Slots<u16>)
     (read, written)
 }
 
+/// UTF-16 units (native order) → UTF-8 with this level's kernel, for the other families'
+/// kernels at this level: as `super::units_to_utf8` at NEON (the kernel, then the scalar
+/// twin for what it leaves). Returns (units read, bytes written).
+pub(in crate::simd) fn units_to_utf8(src: &[u16], dst: &mut Slots<u8>) -> (usize, usize) {
+    let src = super::as_bytes(src);
+    let first = bytes_to_utf8(src, false, dst);
+    let scalar = |s: &[u8], d: &mut Slots<u8>| super::scalar::bytes_to_utf8(s, false, d);
+    let vector = |s: &[u8], d: &mut Slots<u8>| bytes_to_utf8(s, false, d);
+    let (read, written) = super::alternate(src, dst, first, vector, scalar);
+    (read / 2, written)
+}
+
 /// UTF-8 bytes packed at the start of a register, and how many count.
 pub(in crate::simd) type Packed = (uint8x16_t, usize);
 
