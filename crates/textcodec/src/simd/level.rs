@@ -234,7 +234,7 @@ const SSE4: Level = Level {
     name: "sse4",
     utf8_valid_prefix_len: k!(utf8::sse4, valid_prefix_len),
     utf8_copy_valid_prefix: some!(utf8::sse4, copy_valid_prefix),
-    utf8_to_utf16: some!(utf8::transcode_sse4, to_utf16),
+    utf8_to_utf16: some!(utf8::sse4, to_utf16),
     utf16_bytes_to_utf8: some!(utf16::sse4, bytes_to_utf8),
     byte_map_to_utf16: some!(byte_map::sse4, to_utf16),
     byte_map_to_utf8: some!(byte_map::sse4, to_utf8),
@@ -296,12 +296,14 @@ const NEON: Level = Level {
     name: "neon",
     ascii_prefix_len: k!(ascii::neon, ascii_prefix_len),
     copy_ascii: k!(ascii::neon, copy_ascii),
+    #[cfg(target_endian = "little")]
     widen_ascii: k!(ascii::neon, widen_ascii),
+    #[cfg(target_endian = "little")]
     narrow_basic_latin: k!(ascii::neon, narrow_basic_latin),
     #[cfg(target_endian = "little")]
     utf8_valid_prefix_len: k!(utf8::neon, valid_prefix_len),
     #[cfg(target_endian = "little")]
-    utf8_to_utf16: some!(utf8::transcode_neon, to_utf16),
+    utf8_to_utf16: some!(utf8::neon, to_utf16),
     #[cfg(target_endian = "little")]
     utf16_bytes_to_utf8: some!(utf16::neon, bytes_to_utf8),
     #[cfg(target_endian = "little")]

@@ -13,6 +13,8 @@
 //!   whole characters only, stopping at lone surrogates.
 //! - `once` (`compact` build): tables built on first use and kept, behind an atomic
 //!   pointer.
+//! - `vector`: the vector types of every SIMD level behind one trait, over which the
+//!   kernels that differ only in width are written once.
 //!
 //! Each vector kernel does the bulk and returns how far it got; its portable scalar twin
 //! finishes the tail. The tests check every kernel the machine supports against
@@ -37,6 +39,8 @@ pub(crate) mod level;
 pub(crate) mod once;
 pub(crate) mod utf16;
 pub(crate) mod utf8;
+#[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
+pub(crate) mod vector;
 
 // The kernels' view of the output buffers (kept here so that kernel files name one
 // module for what they use).

@@ -154,6 +154,6 @@ pub(crate) unsafe fn widen_ascii(src: &[u8], dst: &mut Slots<u16>) -> usize {
         unsafe { store_widened(d.add(i), v) };
         i += 64;
     }
-    // SAFETY: AVX-512 implies AVX2 here (both were detected).
-    i + unsafe { super::avx2::widen_ascii(&src[i..n], &mut dst[i..n]) }
+    // AVX2's kernel, callable here: this function is compiled for AVX2 too.
+    i + super::avx2::widen_ascii(&src[i..n], &mut dst[i..n])
 }

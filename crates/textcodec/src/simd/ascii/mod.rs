@@ -1,9 +1,10 @@
 //! Bulk ASCII primitives: the hot loops of every ASCII-compatible decoder and encoder.
 //!
 //! Every function has the same contract in all kernels; [`scalar`] is the portable twin
-//! (word-at-a-time) and finishes the tails of the vector kernels. SSE2 is the x86-64
-//! baseline; the AVX2 code runs only when [`super::dispatch`] detected AVX2 (the AVX-512
-//! kernel family uses it too: at these widths, memory bandwidth is the limit).
+//! (word-at-a-time) and finishes the tails of the vector kernels. The SSE2, AVX2 and
+//! NEON kernels are one algorithm over [`super::vector`] (`generic.rs`), 64
+//! bytes per step; AVX-512 copies and widens with its own (the AVX-512 level scans and
+//! narrows with AVX2's: at these widths, memory bandwidth is the limit).
 #![deny(
     clippy::unwrap_used,
     clippy::expect_used,
@@ -61,13 +62,17 @@ pub(crate) fn narrow_basic_latin_with(k: &Level, src: &[u16], dst: &mut Slots<u8
 /// The portable twin: word-at-a-time, no `unsafe`.
 pub(crate) mod scalar;
 
+/// The vector kernels, written once over [`super::vector::Vector`]; the files below
+/// instantiate them per level.
+#[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
+mod generic;
+
 #[cfg(target_arch = "x86_64")]
 pub(super) mod sse2;
 
 #[cfg(target_arch = "aarch64")]
 pub(super) mod neon;
 
-/// 32 bytes at a time, two vectors per iteration in the copying loops.
 #[cfg(target_arch = "x86_64")]
 pub(super) mod avx2;
 

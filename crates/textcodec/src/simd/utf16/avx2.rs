@@ -1,5 +1,6 @@
 use core::mem::MaybeUninit;
 
+use crate::simd::vector::Isa;
 use crate::simd::{out_ptr, Slots};
 use core::arch::x86_64::*;
 
@@ -356,39 +357,11 @@ unsafe fn pair_of_entries(table: &[[u8; 16]; 256], low: u32, high: u32) -> __m25
     }
 }
 
-/// Blocks of 16 units without surrogates, copied (byte-swapped for big-endian).
-///
-/// # Safety
-/// The CPU must support AVX2.
+/// Blocks of 16 units without surrogates, copied (byte-swapped for big-endian): the
+/// kernel of `generic.rs`.
 #[target_feature(enable = "avx2")]
-// Hot loop. Bounds: `read` and `written` only advance by 32 and 16 while `read + 32 <=
-// src.len()` and `written + 16 <= dst.len()`, so neither passes its slice's length and
-// the sums cannot overflow.
-#[allow(clippy::arithmetic_side_effects)]
-pub(crate) unsafe fn bytes_to_units(
-    src: &[u8],
-    big_endian: bool,
-    dst: &mut Slots<u16>,
-) -> (usize, usize) {
-    let (mut read, mut written) = (0, 0);
-    let top5 = _mm256_set1_epi16(0xF800u16 as i16);
-    let surrogate = _mm256_set1_epi16(0xD800u16 as i16);
-    while read + 32 <= src.len() && written + 16 <= dst.len() {
-        // SAFETY: `read + 32 <= src.len()`.
-        let v = order(
-            unsafe { _mm256_loadu_si256(src.as_ptr().add(read).cast()) },
-            big_endian,
-        );
-        let sur = _mm256_cmpeq_epi16(_mm256_and_si256(v, top5), surrogate);
-        if _mm256_testz_si256(sur, sur) == 0 {
-            break;
-        }
-        // SAFETY: `written + 16 <= dst.len()`.
-        unsafe { _mm256_storeu_si256(out_ptr(dst).add(written).cast(), v) };
-        read += 32;
-        written += 16;
-    }
-    (read, written)
+pub(crate) fn bytes_to_units(src: &[u8], big_endian: bool, dst: &mut Slots<u16>) -> (usize, usize) {
+    super::generic::bytes_to_units(Isa::avx2(), src, big_endian, dst)
 }
 
 /// UTF-16 units (native order) → UTF-8 with this level's kernel, for the other families'

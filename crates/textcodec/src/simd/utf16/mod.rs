@@ -134,6 +134,13 @@ pub(crate) fn bytes_to_units_with(
 /// The portable twins.
 pub(crate) mod scalar;
 
+/// UTF-16 bytes → units, written once over [`super::vector::Vector`].
+#[cfg(any(
+    target_arch = "x86_64",
+    all(target_arch = "aarch64", target_endian = "little")
+))]
+mod generic;
+
 #[cfg(target_arch = "x86_64")]
 pub(super) mod sse2;
 

@@ -182,24 +182,34 @@ pub(crate) mod scalar;
 /// before offset `b` pass, every character that ends before `b` is valid. On a failing
 /// block (or at the tail) we back up to the start of the character that straddles `b`
 /// and let the scalar twin find the exact valid prefix from there.
-#[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
+#[cfg(any(
+    target_arch = "x86_64",
+    all(target_arch = "aarch64", target_endian = "little")
+))]
 mod lookup;
+
+/// The validator over those tables and the 16-byte UTF-8 → UTF-16 transcoder, written
+/// once over [`super::vector::Lookup`]; instantiated by `sse4.rs`, `avx2.rs` (the
+/// validator) and `neon.rs`.
+#[cfg(any(
+    target_arch = "x86_64",
+    all(target_arch = "aarch64", target_endian = "little")
+))]
+mod generic;
 
 #[cfg(target_arch = "x86_64")]
 pub(super) mod avx2;
 
-/// The packing table and window arithmetic of the SSE4 and AVX2 transcoders.
+/// The packing table and window arithmetic of the UTF-8 → UTF-16 transcoders.
 #[cfg(any(
     target_arch = "x86_64",
     all(target_arch = "aarch64", target_endian = "little")
 ))]
 pub(in crate::simd) mod pack;
 
+/// AVX2's UTF-8 → UTF-16: 32-byte windows (two 16-position halves per mask pass).
 #[cfg(target_arch = "x86_64")]
 pub(super) mod transcode_avx2;
-
-#[cfg(target_arch = "x86_64")]
-pub(super) mod transcode_sse4;
 
 #[cfg(target_arch = "x86_64")]
 pub(super) mod sse4;
@@ -207,81 +217,11 @@ pub(super) mod sse4;
 #[cfg(all(target_arch = "aarch64", target_endian = "little"))]
 pub(super) mod neon;
 
-#[cfg(all(target_arch = "aarch64", target_endian = "little"))]
-pub(super) mod transcode_neon;
-
 /// The same with 64-byte AVX-512 vectors; the table lookups are `vpermb` (its index is
 /// the low six bits, and the 16-entry tables are repeated four times), which needs no
 /// masking of the nibbles.
 #[cfg(target_arch = "x86_64")]
 pub(super) mod avx512_validation;
-
-/// The block loop of the lookup validators (SSE4, AVX2, NEON): `step(p, incomplete)`
-/// checks the 64 bytes at `p` (reading the 3 before them too), given whether the bytes
-/// before `p` end inside a character; it returns whether the block does, or `None` if it
-/// holds an error. The first block gets three NUL bytes in front (the stream's start is a
-/// character boundary); the tail and a failing block go to [`finish`].
-///
-/// With `copy_to`, the valid prefix is also copied there in the same pass: each block
-/// is stored once the next one has been checked (its bytes still in L1; the store comes
-/// after the loads of the bytes right behind it, so an output that starts at the input's
-/// offset modulo 4 KiB does not 4K-alias, see [`copy_valid_prefix`]). Nothing past the
-/// returned length is written: a block is stored only after the next one is checked, and
-/// what is left ends at the valid length.
-///
-/// # Safety
-/// `step` must be sound to call with any `p` such that `p - 3 .. p + 64` is readable; this
-/// function calls it with no other. `copy_to`, if given, must be valid for writes of
-/// `src.len()` bytes and not overlap `src`.
-// Hot loop. Bounds: `src.len() >= 64` before `src[..64]`; `i` only advances by 64 while
-// `i + 64 <= src.len()`, so `i <= src.len()` and the sum cannot overflow; `i >= 64` after
-// the first block, and the valid length `n` from `finish` is at least `i - 3`.
-#[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
-#[inline(always)]
-#[allow(clippy::indexing_slicing, clippy::arithmetic_side_effects)]
-unsafe fn blocks(
-    src: &[u8],
-    copy_to: Option<*mut u8>,
-    mut step: impl FnMut(*const u8, bool) -> Option<bool>,
-) -> usize {
-    // SAFETY (for every call): `from + len <= src.len()`, and the caller guarantees
-    // `copy_to[..src.len()]` writable and apart from `src`.
-    let copy = |from: usize, len: usize| {
-        if let Some(d) = copy_to {
-            unsafe { core::ptr::copy_nonoverlapping(src.as_ptr().add(from), d.add(from), len) }
-        }
-    };
-    let valid_tail = |from: usize| {
-        let n = from + scalar::valid_prefix_len(&src[from..]);
-        copy(from, n - from);
-        n
-    };
-    if src.len() < 64 {
-        return valid_tail(0);
-    }
-    let mut first = [0u8; 67];
-    first[3..].copy_from_slice(&src[..64]);
-    // SAFETY (pointers): `first[0..67]` is 3 bytes before the 64 at index 3.
-    let Some(mut incomplete) = step(unsafe { first.as_ptr().add(3) }, false) else {
-        return valid_tail(0);
-    };
-    let mut i = 64;
-    while i + 64 <= src.len() {
-        // SAFETY (pointers): `3 <= i` and `i + 64 <= src.len()`: `src[i - 3 .. i + 64]`
-        // is readable.
-        match step(unsafe { src.as_ptr().add(i) }, incomplete) {
-            Some(ends_inside) => incomplete = ends_inside,
-            None => break,
-        }
-        copy(i - 64, 64);
-        i += 64;
-    }
-    let n = finish(src, i);
-    if copy_to.is_some() {
-        copy(i - 64, n - (i - 64));
-    }
-    n
-}
 
 /// Every character ending before `i` is known valid: run the scalar twin from the first
 /// byte of the character that straddles `i` (at most three bytes back).
@@ -290,7 +230,10 @@ unsafe fn blocks(
 // below `i`, so `i - start` and `start - 1` cannot underflow, `src[start]` and
 // `src[start..]` are in bounds, and `start + …` is at most `src.len()` (the scalar twin
 // returns a prefix length of `src[start..]`).
-#[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
+#[cfg(any(
+    target_arch = "x86_64",
+    all(target_arch = "aarch64", target_endian = "little")
+))]
 #[allow(clippy::indexing_slicing, clippy::arithmetic_side_effects)]
 fn finish(src: &[u8], i: usize) -> usize {
     let mut start = i;

@@ -1,0 +1,289 @@
+//! The UTF-8 kernels written once over [`Lookup`] vectors, instantiated by each level's
+//! file (`sse4.rs`, `avx2.rs`, `neon.rs`):
+//! - the nibble-lookup validator (tables in `lookup.rs`), 64 bytes per step, and its
+//!   one-pass validate-and-copy;
+//! - valid UTF-8 → UTF-16 in 16-byte windows (the 16-byte vectors: SSE4, NEON;
+//!   AVX2 has a 32-byte kernel of its own).
+
+use super::lookup::{CUR_HIGH, INCOMPLETE_MAX, PREV_HIGH, PREV_LOW};
+use super::{finish, pack, scalar};
+use crate::simd::vector::{Block, Isa, Lookup, Vector, BLOCK};
+use crate::simd::{out_ptr, Slots};
+
+/// The validator's tables and constants, in vectors.
+struct Tables<V> {
+    prev_high: V,
+    prev_low: V,
+    cur_high: V,
+    low_nibble: V,
+    /// Subtracted (saturating) from the bytes two and three back: nonzero where they
+    /// are a 3- or 4-byte lead.
+    third: V,
+    fourth: V,
+    continuation: V,
+    /// Per position of a block's last vector: the largest byte that does not start a
+    /// character running past the block's end.
+    incomplete_max: V,
+}
+
+impl<V: Lookup> Tables<V> {
+    #[inline(always)]
+    // Bounds: `LANES` is at most 64, the length of `INCOMPLETE_MAX`.
+    #[allow(clippy::arithmetic_side_effects)]
+    fn new(isa: Isa<V>) -> Self {
+        Tables {
+            prev_high: V::table(isa, &PREV_HIGH),
+            prev_low: V::table(isa, &PREV_LOW),
+            cur_high: V::table(isa, &CUR_HIGH),
+            low_nibble: V::splat(isa, 0x0F),
+            third: V::splat(isa, 0xE0 - 0x80),
+            fourth: V::splat(isa, 0xF0 - 0x80),
+            continuation: V::splat(isa, 0x80),
+            // SAFETY: the last `LANES` of the table's 64 bytes.
+            incomplete_max: unsafe { V::load(isa, INCOMPLETE_MAX.as_ptr().add(BLOCK - V::LANES)) },
+        }
+    }
+
+    /// Nonzero bytes where the `LANES` bytes at `p` are invalid, given the bytes before
+    /// them.
+    ///
+    /// # Safety
+    /// `p - 3 .. p + LANES` must be readable.
+    #[inline(always)]
+    unsafe fn errors(&self, p: *const u8) -> V {
+        let isa = self.low_nibble.isa();
+        // SAFETY: the caller guarantees `p - 3 .. p + LANES` readable.
+        let (input, back1, back2, back3) = unsafe {
+            (
+                V::load(isa, p),
+                V::load(isa, p.sub(1)),
+                V::load(isa, p.sub(2)),
+                V::load(isa, p.sub(3)),
+            )
+        };
+        let a = self.prev_high.lookup(back1.high_nibbles());
+        let b = self.prev_low.lookup(back1.and(self.low_nibble));
+        let c = self.cur_high.lookup(input.high_nibbles());
+        let special = a.and(b).and(c);
+        // Third byte of a 3- or 4-byte sequence, or fourth of a 4-byte one: must be a
+        // continuation, exactly where the tables expect two continuations in a row.
+        let third = back2.sub_sat8(self.third);
+        let fourth = back3.sub_sat8(self.fourth);
+        let must_be_cont = third.or(fourth).and(self.continuation);
+        must_be_cont.xor(special)
+    }
+
+    /// Checks the 64 bytes at `p`: `None` if invalid, else whether the last character
+    /// runs past them. `incomplete` says whether the previous 64 bytes ended so.
+    ///
+    /// # Safety
+    /// `p - 3 .. p + 64` must be readable.
+    #[inline(always)]
+    // Bounds: the offsets are below 64 (`3 * LANES` only where `LANES` is 16).
+    #[allow(clippy::arithmetic_side_effects)]
+    unsafe fn step(&self, p: *const u8, incomplete: bool) -> Option<bool> {
+        let isa = self.low_nibble.isa();
+        // SAFETY: `p .. p + 64` is readable.
+        let block = unsafe { Block::load(isa, p) };
+        if !block.or_all().any_high() {
+            // ASCII: valid unless the previous bytes ended inside a character.
+            return (!incomplete).then_some(false);
+        }
+        let n = V::LANES;
+        // SAFETY: `p - 3 .. p + 64` is readable.
+        let errors = unsafe {
+            let errors = self.errors(p).or(self.errors(p.add(n)));
+            if Block::<V>::VECTORS == 4 {
+                errors.or(self.errors(p.add(2 * n)).or(self.errors(p.add(3 * n))))
+            } else {
+                errors
+            }
+        };
+        if !errors.is_zero() {
+            return None;
+        }
+        Some(!block.last().sub_sat8(self.incomplete_max).is_zero())
+    }
+}
+
+/// The block loop of the validator: each 64 bytes checked by [`Tables::step`], given
+/// whether the bytes before end inside a character. The first block gets three NUL bytes
+/// in front (the stream's start is a character boundary); the tail and a failing block
+/// go to [`finish`].
+///
+/// With `copy_to`, the valid prefix is also copied there in the same pass: each block
+/// is stored once the next one has been checked (its bytes still in L1; the store comes
+/// after the loads of the bytes right behind it, so an output that starts at the input's
+/// offset modulo 4 KiB does not 4K-alias, see [`super::copy_valid_prefix`]). Nothing past
+/// the returned length is written: a block is stored only after the next one is checked,
+/// and what is left ends at the valid length.
+///
+/// # Safety
+/// `copy_to`, if given, must be valid for writes of `src.len()` bytes and not overlap
+/// `src`.
+// Hot loop. Bounds: `src.len() >= 64` before `src[..64]`; `i` only advances by 64 while
+// `i + 64 <= src.len()`, so `i <= src.len()` and the sum cannot overflow; `i >= 64` after
+// the first block, and the valid length `n` from `finish` is at least `i - 3`.
+#[inline(always)]
+#[allow(clippy::indexing_slicing, clippy::arithmetic_side_effects)]
+unsafe fn blocks<V: Lookup>(isa: Isa<V>, src: &[u8], copy_to: Option<*mut u8>) -> usize {
+    let t = Tables::new(isa);
+    // SAFETY (for every call): `from + len <= src.len()`, and the caller guarantees
+    // `copy_to[..src.len()]` writable and apart from `src`.
+    let copy = |from: usize, len: usize| {
+        if let Some(d) = copy_to {
+            unsafe { core::ptr::copy_nonoverlapping(src.as_ptr().add(from), d.add(from), len) }
+        }
+    };
+    let valid_tail = |from: usize| {
+        let n = from + scalar::valid_prefix_len(&src[from..]);
+        copy(from, n - from);
+        n
+    };
+    if src.len() < BLOCK {
+        return valid_tail(0);
+    }
+    let mut first = [0u8; BLOCK + 3];
+    first[3..].copy_from_slice(&src[..BLOCK]);
+    // SAFETY: `first[0..67]` is 3 bytes before the 64 at index 3.
+    let Some(mut incomplete) = (unsafe { t.step(first.as_ptr().add(3), false) }) else {
+        return valid_tail(0);
+    };
+    let mut i = BLOCK;
+    loop {
+        if !incomplete {
+            // ASCII blocks after a character boundary are valid: the tight loop of
+            // mostly-ASCII text (inside `step`, the same test costs two taken branches
+            // per block, and its speed varied 2.5× with the code's placement).
+            while i + BLOCK <= src.len() {
+                // SAFETY: `i + 64 <= src.len()`.
+                let block = unsafe { Block::load(isa, src.as_ptr().add(i)) };
+                if block.or_all().any_high() {
+                    break;
+                }
+                copy(i - BLOCK, BLOCK);
+                i += BLOCK;
+            }
+        }
+        if i + BLOCK > src.len() {
+            break;
+        }
+        // SAFETY: `3 <= i` and `i + 64 <= src.len()`: `src[i - 3 .. i + 64]` is readable.
+        match unsafe { t.step(src.as_ptr().add(i), incomplete) } {
+            Some(ends_inside) => incomplete = ends_inside,
+            None => break,
+        }
+        copy(i - BLOCK, BLOCK);
+        i += BLOCK;
+    }
+    let n = finish(src, i);
+    if copy_to.is_some() {
+        copy(i - BLOCK, n - (i - BLOCK));
+    }
+    n
+}
+
+/// Length of the longest valid UTF-8 prefix of `src`.
+#[inline(always)]
+pub(super) fn valid_prefix_len<V: Lookup>(isa: Isa<V>, src: &[u8]) -> usize {
+    // SAFETY: no copy.
+    unsafe { blocks(isa, src, None) }
+}
+
+/// [`valid_prefix_len`] of `src[..dst.len()]` (all of `src` when it fits), copying the
+/// valid prefix to `dst` in the same pass; nothing past it is written. (The NEON level
+/// validates and copies in two passes: the one-pass loop was measured on x86-64 only.)
+#[cfg_attr(target_arch = "aarch64", allow(dead_code))]
+// Bounds: `n <= src.len()` by construction.
+#[allow(clippy::indexing_slicing)]
+#[inline(always)]
+pub(super) fn copy_valid_prefix<V: Lookup>(isa: Isa<V>, src: &[u8], dst: &mut Slots<u8>) -> usize {
+    let n = src.len().min(dst.len());
+    // SAFETY: `dst` holds `n` writable slots or more, and a `&mut` cannot overlap the
+    // shared `src`.
+    unsafe { blocks(isa, &src[..n], Some(out_ptr(dst))) }
+}
+
+/// The code point each of `LANES / 2` byte positions would start (as a one-, two- or
+/// three-byte lead), from the bytes `b` and the next two, `n1` and `n2`, widened to
+/// `u16` lanes.
+#[inline(always)]
+fn units<V: Vector>(b: V, n1: V, n2: V) -> V {
+    let isa = b.isa();
+    let six = V::splat16(isa, 0x3F);
+    let low1 = n1.and(six);
+    let two = b.and(V::splat16(isa, 0x1F)).shl16::<6>().or(low1);
+    // The lead's top four bits shift out of the lane.
+    let three = b.shl16::<12>().or(low1.shl16::<6>()).or(n2.and(six));
+    let lead = b.gt16(V::splat16(isa, 0xBF));
+    let lead_3 = b.gt16(V::splat16(isa, 0xDF));
+    V::select(lead_3, three, V::select(lead, two, b))
+}
+
+/// Converts valid UTF-8 to UTF-16, 16 bytes per step, with 16-byte vectors; stops at a
+/// four-byte character, the last 32 bytes or the last 16 units of room (the scalar twin
+/// does the rest). Every byte position's would-be code point is computed in a `u16` lane
+/// from it and the next two bytes ([`units`]), then the lanes at character starts are
+/// packed by a table lookup with `pack::KEPT_UNITS` (its 0x80 entries give 0), 8 lanes
+/// at a time. Returns (bytes read, units written); `dst` past `written` may be
+/// overwritten. `src` must be valid UTF-8 (otherwise the output is unspecified, though
+/// memory safe).
+// Hot loop. Bounds: `read` advances by at most 16 while `read + 32 <= src.len()`, and
+// `written` by at most 16 while `written + 16 <= dst.len()`, so neither passes its
+// slice's length and the sums cannot overflow; the table indexes are 8-bit masks.
+#[allow(clippy::arithmetic_side_effects, clippy::indexing_slicing)]
+#[inline(always)]
+pub(super) fn to_utf16<V: Lookup>(isa: Isa<V>, src: &str, dst: &mut Slots<u16>) -> (usize, usize) {
+    const { assert!(V::LANES == 16) };
+    let src = src.as_bytes();
+    let (four, lead, lead_3) = (
+        V::splat(isa, 0xF0),
+        V::splat(isa, 0xC0),
+        V::splat(isa, 0xE0),
+    );
+    let continuation = V::splat(isa, 0x80);
+    let (mut read, mut written) = (0, 0);
+    while read + 32 <= src.len() && written + 16 <= dst.len() {
+        let p = src[read..].as_ptr();
+        let d = out_ptr(&mut dst[written..]);
+        // SAFETY: `read + 32 <= src.len()`: the loads read within `src[read..read + 18]`.
+        let w = unsafe { V::load(isa, p) };
+        if !w.any_high() {
+            let (low, high) = w.widen();
+            // SAFETY: `written + 16 <= dst.len()`: the stores write 16 units.
+            unsafe {
+                low.store(d.cast());
+                high.store(d.add(8).cast());
+            }
+            read += 16;
+            written += 16;
+            continue;
+        }
+        if w.ge8(four).any_high() {
+            break;
+        }
+        let (starts, taken) = pack::whole_characters::<16>(
+            w.and(lead).eq8(continuation).high_bits().into(),
+            w.ge8(lead).high_bits().into(),
+            w.ge8(lead_3).high_bits().into(),
+        );
+        // SAFETY: as above.
+        let (w1, w2) = unsafe { (V::load(isa, p.add(1)), V::load(isa, p.add(2))) };
+        let (b, n1, n2) = (w.widen(), w1.widen(), w2.widen());
+        let (s0, s1) = ((starts & 0xFF) as usize, ((starts >> 8) & 0xFF) as usize);
+        let (keep0, keep1) = (
+            V::table(isa, &pack::KEPT_UNITS[s0]),
+            V::table(isa, &pack::KEPT_UNITS[s1]),
+        );
+        let n0 = s0.count_ones() as usize;
+        // SAFETY: each store writes 8 units, the second from `n0 <= 8` on: within the
+        // 16 units from `written` on.
+        unsafe {
+            units(b.0, n1.0, n2.0).lookup(keep0).store(d.cast());
+            units(b.1, n1.1, n2.1).lookup(keep1).store(d.add(n0).cast());
+        }
+        written += n0 + s1.count_ones() as usize;
+        read += taken;
+    }
+    (read, written)
+}
