@@ -25,10 +25,18 @@ fuzz_target!(|data: &[u8]| {
     let Some((&n, bytes)) = data.split_first() else {
         return;
     };
+    // Candidate sets from the same byte: none, a deny list, an allow list.
+    use textcodec::Encoding::{EucJp, ShiftJis, Utf16Le, Utf8, Windows1251, Windows1252};
     let hints = Hints {
         tld: Some(b"jp"),
         locale: Some("ru"),
         allow_utf8: n & 1 == 0,
+        allow: (n & 4 != 0).then_some(&[ShiftJis, EucJp, Utf8, Windows1251][..]),
+        deny: if n & 2 != 0 {
+            &[Utf16Le, Windows1252]
+        } else {
+            &[]
+        },
     };
     let whole = detect(bytes, &hints);
     let mut detector = Detector::new();
@@ -38,7 +46,9 @@ fuzz_target!(|data: &[u8]| {
     detector.feed(&[], true);
     assert_eq!(detector.guess(&hints), whole);
     let ranking = detector.ranking(&hints);
-    assert_eq!(ranking.len(), 36);
+    // Every candidate, excluded ones included (38: the 36 single- and multi-byte ones
+    // and UTF-16LE/BE without a BOM).
+    assert_eq!(ranking.len(), 38);
     if !whole.ascii_only && !whole.stopped_early && ranking.iter().any(|c| !c.disqualified) {
         assert!(!errors(whole.encoding, bytes), "{whole:?}");
     }
