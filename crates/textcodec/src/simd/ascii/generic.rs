@@ -116,6 +116,8 @@ pub(super) fn copy_ascii<V: Vector>(isa: Isa<V>, src: &[u8], dst: &mut Slots<u8>
 }
 
 /// Widens the longest all-ASCII prefix of `src` that fits in `dst`; returns its length.
+/// (64-byte blocks first: one vector per step ran at 33 or 51 GB/s at AVX2 depending on
+/// where the linker put the same machine code.)
 // Hot loop. Bounds: `n` is the shorter length and `i` only advances by `LANES` while
 // `i + LANES <= n`, so `i <= n`; a mask's trailing zeros `len` are below `LANES`, so
 // every `j` in `i..i + len` is below `n`.
@@ -125,6 +127,25 @@ pub(super) fn widen_ascii<V: Vector>(isa: Isa<V>, src: &[u8], dst: &mut Slots<u1
     let n = src.len().min(dst.len());
     let (s, d) = (src.as_ptr(), out_ptr(dst));
     let mut i = 0;
+    while i + BLOCK <= n {
+        // SAFETY: `i + 64 <= n`: the load reads `src[i..i + 64]`.
+        let block = unsafe { Block::load(isa, s.add(i)) };
+        if block.or_all().any_high() {
+            break;
+        }
+        for k in 0..Block::<V>::VECTORS {
+            // SAFETY: `k * LANES + LANES <= 64`: the load reads within `src[i..i + 64]`
+            // (again: the block's vectors are in registers) and the two stores write
+            // `dst[i + k * LANES..][..LANES]`, within `dst[i..i + 64]`.
+            unsafe {
+                let at = i + k * V::LANES;
+                let (low, high) = V::load(isa, s.add(at)).widen();
+                low.store(d.add(at).cast());
+                high.store(d.add(at + V::LANES / 2).cast());
+            }
+        }
+        i += BLOCK;
+    }
     while i + V::LANES <= n {
         // SAFETY: `i + LANES <= n`: the load reads `src[i..i + LANES]`.
         let v = unsafe { V::load(isa, s.add(i)) };
