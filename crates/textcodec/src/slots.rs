@@ -69,7 +69,11 @@ pub(crate) fn write_utf16(dst: &mut Slots<u16>, c: char) {
 /// The first slot of `dst` as a pointer to `T`, for the vector stores.
 #[inline(always)]
 #[cfg_attr(
-    not(any(target_arch = "x86_64", target_arch = "aarch64")),
+    not(any(
+        target_arch = "x86_64",
+        target_arch = "aarch64",
+        all(target_arch = "wasm32", target_feature = "simd128")
+    )),
     allow(dead_code)
 )]
 pub(crate) fn out_ptr<T>(dst: &mut Slots<T>) -> *mut T {

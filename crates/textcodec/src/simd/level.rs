@@ -32,7 +32,8 @@
 use super::double_byte;
 #[cfg(any(
     target_arch = "x86_64",
-    all(target_arch = "aarch64", target_endian = "little")
+    all(target_arch = "aarch64", target_endian = "little"),
+    all(target_arch = "wasm32", target_feature = "simd128")
 ))]
 use super::utf16;
 use super::Slots;
@@ -63,7 +64,8 @@ macro_rules! k {
 #[cfg_attr(
     not(any(
         target_arch = "x86_64",
-        all(target_arch = "aarch64", target_endian = "little")
+        all(target_arch = "aarch64", target_endian = "little"),
+        all(target_arch = "wasm32", target_feature = "simd128")
     )),
     allow(unused_macros)
 )]
@@ -325,6 +327,28 @@ const NEON: Level = Level {
     ..SCALAR
 };
 
+/// WebAssembly SIMD: chosen when the build enables `simd128` (`-C
+/// target-feature=+simd128`), which is the only test there is (a module with these
+/// instructions does not load on an engine without them). `i8x16.swizzle` is the table
+/// lookup (an index of 16 or more gives 0).
+#[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+const SIMD128: Level = Level {
+    name: "simd128",
+    ascii_prefix_len: k!(ascii::simd128, ascii_prefix_len),
+    copy_ascii: k!(ascii::simd128, copy_ascii),
+    widen_ascii: k!(ascii::simd128, widen_ascii),
+    narrow_basic_latin: k!(ascii::simd128, narrow_basic_latin),
+    utf8_valid_prefix_len: k!(utf8::simd128, valid_prefix_len),
+    utf8_copy_valid_prefix: some!(utf8::simd128, copy_valid_prefix),
+    utf8_to_utf16: some!(utf8::simd128, to_utf16),
+    utf16_bytes_to_utf8: some!(utf16::simd128, bytes_to_utf8),
+    utf16_bytes_to_units: some!(utf16::simd128, bytes_to_units),
+    byte_map_to_utf16: some!(byte_map::simd128, to_utf16),
+    byte_map_to_utf8: some!(byte_map::simd128, to_utf8),
+    x_user_defined_to_utf16: some!(byte_map::simd128, x_user_defined_to_utf16),
+    ..SCALAR
+};
+
 /// Whether this CPU can run a level.
 type Detect = fn() -> bool;
 
@@ -343,6 +367,8 @@ const LEVELS: &[(Level, Detect)] = &[
     (AVX512, x86::avx512_detected),
     #[cfg(target_arch = "aarch64")]
     (NEON, neon_detected),
+    #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+    (SIMD128, || true),
 ];
 
 /// The number of levels of this target.

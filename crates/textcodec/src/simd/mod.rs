@@ -39,7 +39,11 @@ pub(crate) mod level;
 pub(crate) mod once;
 pub(crate) mod utf16;
 pub(crate) mod utf8;
-#[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
+#[cfg(any(
+    target_arch = "x86_64",
+    target_arch = "aarch64",
+    all(target_arch = "wasm32", target_feature = "simd128")
+))]
 pub(crate) mod vector;
 
 // The kernels' view of the output buffers (kept here so that kernel files name one

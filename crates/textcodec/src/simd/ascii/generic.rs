@@ -1,5 +1,5 @@
 //! The ASCII kernels, written once over [`Vector`]: each vector level's file (`sse2.rs`,
-//! `avx2.rs`, `neon.rs`) instantiates them inside its `#[target_feature]`
+//! `avx2.rs`, `neon.rs`, `simd128.rs`) instantiates them inside its `#[target_feature]`
 //! function. A step is 64 bytes ([`Block`]: 2 AVX2 vectors, 4 of 16 bytes) while it is
 //! ASCII, then one vector at a time, where a vector's high bits give the first non-ASCII
 //! byte; the scalar twin takes the tail of less than a vector.

@@ -1,8 +1,8 @@
 //! Bulk ASCII primitives: the hot loops of every ASCII-compatible decoder and encoder.
 //!
 //! Every function has the same contract in all kernels; [`scalar`] is the portable twin
-//! (word-at-a-time) and finishes the tails of the vector kernels. The SSE2, AVX2 and
-//! NEON kernels are one algorithm over [`super::vector`] (`generic.rs`), 64
+//! (word-at-a-time) and finishes the tails of the vector kernels. The SSE2, AVX2, NEON
+//! and simd128 kernels are one algorithm over [`super::vector`] (`generic.rs`), 64
 //! bytes per step; AVX-512 copies and widens with its own (the AVX-512 level scans and
 //! narrows with AVX2's: at these widths, memory bandwidth is the limit).
 #![deny(
@@ -64,7 +64,11 @@ pub(crate) mod scalar;
 
 /// The vector kernels, written once over [`super::vector::Vector`]; the files below
 /// instantiate them per level.
-#[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
+#[cfg(any(
+    target_arch = "x86_64",
+    target_arch = "aarch64",
+    all(target_arch = "wasm32", target_feature = "simd128")
+))]
 mod generic;
 
 #[cfg(target_arch = "x86_64")]
@@ -72,6 +76,9 @@ pub(super) mod sse2;
 
 #[cfg(target_arch = "aarch64")]
 pub(super) mod neon;
+
+#[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+pub(super) mod simd128;
 
 #[cfg(target_arch = "x86_64")]
 pub(super) mod avx2;

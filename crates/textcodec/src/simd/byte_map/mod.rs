@@ -243,6 +243,9 @@ pub(super) mod avx512;
 #[cfg(all(target_arch = "aarch64", target_endian = "little"))]
 pub(super) mod neon;
 
+#[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+pub(super) mod simd128;
+
 #[cfg(any(
     target_arch = "x86_64",
     all(target_arch = "aarch64", target_endian = "little")

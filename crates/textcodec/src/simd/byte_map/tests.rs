@@ -120,8 +120,11 @@ fn check_prefix(k: &Level, read: usize, valid: usize, len: usize, ample_room: bo
             "{k:?} stopped early (len {len}, read {read}, valid {valid})"
         );
     }
-    #[cfg(all(target_arch = "aarch64", target_endian = "little"))]
-    if k.name() == "neon" && ample_room {
+    #[cfg(any(
+        all(target_arch = "aarch64", target_endian = "little"),
+        all(target_arch = "wasm32", target_feature = "simd128")
+    ))]
+    if matches!(k.name(), "neon" | "simd128") && ample_room {
         // 16-byte steps.
         assert!(
             read == valid || read + 16 > len,
@@ -635,13 +638,14 @@ fn x_user_defined_to_utf16_matches_the_standard() {
             for room in [0, 63, 64, len, len + 5] {
                 let mut dst = alloc::vec![0xAAAAu16; room];
                 let n = x_user_defined_to_utf16_with(k, &src[..len], slots(&mut dst));
-                // Whole steps: 64 bytes (AVX-512), 32 (AVX2), 16 (SSE4, SSE2, NEON); nothing
-                // at the scalar level.
+                // Whole steps: 64 bytes (AVX-512), 32 (AVX2), 16 (SSE4, SSE2, NEON,
+                // simd128); nothing at the scalar level.
                 let step = match k.name() {
                     "avx512" => 64,
                     "avx2" => 32,
                     "sse4" | "sse2" => 16,
                     "neon" if cfg!(target_endian = "little") => 16,
+                    "simd128" => 16,
                     _ => usize::MAX,
                 };
                 assert!(n <= len.min(room), "{k:?} {n}");

@@ -1,5 +1,5 @@
 //! UTF-16 (bytes, either order) → code units, written once over [`Vector`]: each
-//! vector level's file (`sse2.rs`, `avx2.rs`, `neon.rs`) instantiates it.
+//! vector level's file (`sse2.rs`, `avx2.rs`, `neon.rs`, `simd128.rs`) instantiates it.
 
 use crate::simd::vector::{Isa, Vector};
 use crate::simd::{out_ptr, Slots};

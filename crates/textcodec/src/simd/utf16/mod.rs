@@ -137,7 +137,8 @@ pub(crate) mod scalar;
 /// UTF-16 bytes → units, written once over [`super::vector::Vector`].
 #[cfg(any(
     target_arch = "x86_64",
-    all(target_arch = "aarch64", target_endian = "little")
+    all(target_arch = "aarch64", target_endian = "little"),
+    all(target_arch = "wasm32", target_feature = "simd128")
 ))]
 mod generic;
 
@@ -147,16 +148,20 @@ pub(super) mod sse2;
 #[cfg(all(target_arch = "aarch64", target_endian = "little"))]
 pub(super) mod neon;
 
+#[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+pub(super) mod simd128;
+
 #[cfg(target_arch = "x86_64")]
 pub(super) mod sse4;
 
 #[cfg(target_arch = "x86_64")]
 pub(super) mod avx2;
 
-/// Packing tables of the SSE4, AVX2 and NEON UTF-16 → UTF-8 kernels.
+/// Packing tables of the SSE4, AVX2, NEON and simd128 UTF-16 → UTF-8 kernels.
 #[cfg(any(
     target_arch = "x86_64",
-    all(target_arch = "aarch64", target_endian = "little")
+    all(target_arch = "aarch64", target_endian = "little"),
+    all(target_arch = "wasm32", target_feature = "simd128")
 ))]
 mod pack;
 

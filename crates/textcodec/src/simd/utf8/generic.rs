@@ -1,8 +1,8 @@
 //! The UTF-8 kernels written once over [`Lookup`] vectors, instantiated by each level's
-//! file (`sse4.rs`, `avx2.rs`, `neon.rs`):
+//! file (`sse4.rs`, `avx2.rs`, `neon.rs`, `simd128.rs`):
 //! - the nibble-lookup validator (tables in `lookup.rs`), 64 bytes per step, and its
 //!   one-pass validate-and-copy;
-//! - valid UTF-8 → UTF-16 in 16-byte windows (the 16-byte vectors: SSE4, NEON;
+//! - valid UTF-8 → UTF-16 in 16-byte windows (the 16-byte vectors: SSE4, NEON, simd128;
 //!   AVX2 has a 32-byte kernel of its own).
 
 use super::lookup::{CUR_HIGH, INCOMPLETE_MAX, PREV_HIGH, PREV_LOW};

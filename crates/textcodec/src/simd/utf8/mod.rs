@@ -184,16 +184,18 @@ pub(crate) mod scalar;
 /// and let the scalar twin find the exact valid prefix from there.
 #[cfg(any(
     target_arch = "x86_64",
-    all(target_arch = "aarch64", target_endian = "little")
+    all(target_arch = "aarch64", target_endian = "little"),
+    all(target_arch = "wasm32", target_feature = "simd128")
 ))]
 mod lookup;
 
 /// The validator over those tables and the 16-byte UTF-8 → UTF-16 transcoder, written
 /// once over [`super::vector::Lookup`]; instantiated by `sse4.rs`, `avx2.rs` (the
-/// validator) and `neon.rs`.
+/// validator), `neon.rs` and `simd128.rs`.
 #[cfg(any(
     target_arch = "x86_64",
-    all(target_arch = "aarch64", target_endian = "little")
+    all(target_arch = "aarch64", target_endian = "little"),
+    all(target_arch = "wasm32", target_feature = "simd128")
 ))]
 mod generic;
 
@@ -203,7 +205,8 @@ pub(super) mod avx2;
 /// The packing table and window arithmetic of the UTF-8 → UTF-16 transcoders.
 #[cfg(any(
     target_arch = "x86_64",
-    all(target_arch = "aarch64", target_endian = "little")
+    all(target_arch = "aarch64", target_endian = "little"),
+    all(target_arch = "wasm32", target_feature = "simd128")
 ))]
 pub(in crate::simd) mod pack;
 
@@ -216,6 +219,9 @@ pub(super) mod sse4;
 
 #[cfg(all(target_arch = "aarch64", target_endian = "little"))]
 pub(super) mod neon;
+
+#[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+pub(super) mod simd128;
 
 /// The same with 64-byte AVX-512 vectors; the table lookups are `vpermb` (its index is
 /// the low six bits, and the 16-entry tables are repeated four times), which needs no
@@ -232,7 +238,8 @@ pub(super) mod avx512_validation;
 // returns a prefix length of `src[start..]`).
 #[cfg(any(
     target_arch = "x86_64",
-    all(target_arch = "aarch64", target_endian = "little")
+    all(target_arch = "aarch64", target_endian = "little"),
+    all(target_arch = "wasm32", target_feature = "simd128")
 ))]
 #[allow(clippy::indexing_slicing, clippy::arithmetic_side_effects)]
 fn finish(src: &[u8], i: usize) -> usize {

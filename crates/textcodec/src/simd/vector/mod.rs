@@ -1,10 +1,10 @@
 //! A vector of bytes (or of `u16` lanes), the same operations at every width: the
-//! algorithms whose SSE2, SSE4, AVX2 and NEON versions differ only in the width
+//! algorithms whose SSE2, SSE4, AVX2, NEON and simd128 versions differ only in the width
 //! and the spelling of each instruction are written once over [`Vector`] (the ASCII
 //! kernels, the nibble-lookup UTF-8 validator, the 16-byte UTF-8 → UTF-16 transcoder,
 //! UTF-16 byte swapping); each level's kernel file instantiates them. Where the instruction
 //! set changes the algorithm (AVX-512's compress and two-source permutes, `pshufb` chains
-//! against `tbl` lookups of other sizes) the kernels stay hand-written.
+//! against `tbl`/`swizzle` lookups of other sizes) the kernels stay hand-written.
 //!
 //! Soundness: the operations are safe methods, yet most are instructions that only some
 //! CPUs run. A vector type's values are made only from an [`Isa`] of that type (by
@@ -12,7 +12,7 @@
 //! `Isa<V>` is made only by a function that is itself compiled for `V`'s features: a safe
 //! `#[target_feature]` function, which safe code can call only from code compiled for
 //! those features (a kernel), or, for a baseline of the target (SSE2 on x86-64, NEON on
-//! aarch64), a plain one. So holding a value proves
+//! aarch64, simd128 when the build enables it), a plain one. So holding a value proves
 //! its instructions run here, and each implementation's `unsafe` blocks rest on that.
 //! What stays `unsafe` for the kernels is the memory: [`Vector::load`] and
 //! [`Vector::store`], whose callers state the bounds.
@@ -36,6 +36,9 @@ pub(crate) mod x86;
 
 #[cfg(target_arch = "aarch64")]
 pub(crate) mod neon;
+
+#[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+pub(crate) mod simd128;
 
 /// Proof that this CPU runs the instructions of vector type `V` (zero-sized). Each vector
 /// type's module makes it, from a function compiled for the type's features (see the
