@@ -171,10 +171,11 @@ primitives! {
         /// UTF-16 (bytes, either order) to code units, stopping at a lone surrogate:
         /// (bytes read, units written).
         fn utf16_bytes_to_units(src: &[u8], big_endian: bool, dst: &mut Slots<u16>) -> (usize, usize), has_utf16_bytes_to_units;
-        /// Single-byte decode through a table into UTF-16: bytes read (= units written).
-        fn byte_map_to_utf16(src: &[u8], units: &[u16; 256], dst: &mut Slots<u16>) -> usize, has_byte_map_to_utf16;
+        /// Single-byte decode through a table into UTF-16 (`range`: the table's linear
+        /// range, for kernels that map it by arithmetic): bytes read (= units written).
+        fn byte_map_to_utf16(src: &[u8], units: &[u16; 256], range: LinearRange, dst: &mut Slots<u16>) -> usize, has_byte_map_to_utf16;
         /// Single-byte decode through a table into UTF-8: (bytes read, bytes written).
-        fn byte_map_to_utf8(src: &[u8], units: &[u16; 256], dst: &mut Slots<u8>) -> (usize, usize), has_byte_map_to_utf8;
+        fn byte_map_to_utf8(src: &[u8], units: &[u16; 256], range: LinearRange, dst: &mut Slots<u8>) -> (usize, usize), has_byte_map_to_utf8;
         /// Single-byte decode of blocks of ASCII and one linear range, for levels without
         /// a table kernel: bytes read (= units written).
         fn byte_map_linear_to_utf16(src: &[u8], range: LinearRange, dst: &mut Slots<u16>) -> usize, has_byte_map_linear_to_utf16;

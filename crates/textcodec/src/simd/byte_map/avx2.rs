@@ -11,6 +11,7 @@ use super::super::utf16::avx2::{below_0800, bmp_8, store_exact, Packed};
 use super::pack::KEPT_BYTES;
 use super::BLOCK;
 use crate::simd::{out_ptr, write_slots, write_utf8, Slots};
+use crate::sink::LinearRange;
 use core::arch::x86_64::*;
 
 /// The two planes, each as eight chained tables (see the module docs), in both lanes.
@@ -114,6 +115,7 @@ unsafe fn spill(a: __m256i, b: __m256i) -> [u16; 32] {
 pub(in crate::simd) unsafe fn to_utf16(
     src: &[u8],
     units: &[u16; 256],
+    _range: LinearRange,
     dst: &mut Slots<u16>,
 ) -> usize {
     let n = src.len().min(dst.len());
@@ -162,6 +164,7 @@ const ROOM: usize = 3 * BLOCK + 16;
 pub(in crate::simd) unsafe fn to_utf8(
     src: &[u8],
     units: &[u16; 256],
+    _range: LinearRange,
     dst: &mut Slots<u8>,
 ) -> (usize, usize) {
     // SAFETY: AVX2 is enabled here.

@@ -1,5 +1,6 @@
 use super::BLOCK;
 use crate::simd::{out_ptr, Slots};
+use crate::sink::LinearRange;
 use core::arch::x86_64::*;
 
 /// The table's 128 non-ASCII entries in four registers: entries 0x80–0xBF in the first
@@ -60,6 +61,7 @@ impl HighHalf {
 pub(in crate::simd) unsafe fn to_utf16(
     src: &[u8],
     units: &[u16; 256],
+    _range: LinearRange,
     dst: &mut Slots<u16>,
 ) -> usize {
     let n = src.len().min(dst.len());
@@ -350,6 +352,7 @@ const MAX_OUT: usize = 3 * BLOCK;
 pub(in crate::simd) unsafe fn to_utf8(
     src: &[u8],
     units: &[u16; 256],
+    _range: LinearRange,
     dst: &mut Slots<u8>,
 ) -> (usize, usize) {
     // SAFETY: AVX-512 F is enabled here.

@@ -6,14 +6,17 @@
 //! UTF-8 with `vpcompressb`; AVX2 (32 bytes) and SSE4 (16 bytes) split the entries into
 //! two byte planes of eight chained `pshufb` tables (`avx2.rs` explains the chaining) and
 //! pack UTF-8 with the UTF-16 → UTF-8 kernels' steps; NEON (16 bytes) looks the two
-//! planes up with `vqtbl4q_u8`/`vqtbx4q_u8`, 64 entries at a time (`neon.rs`). SSE2 and
-//! the scalar level return 0 and the codec's portable loop (`codecs::fast_byte_map`, tested under every
-//! kernel) does all the work; the naive oracle in the tests is the reference both are
-//! checked against.
+//! planes up with `vqtbl4q_u8`/`vqtbx4q_u8`, 64 entries at a time (`neon.rs`); simd128
+//! (16 bytes) maps blocks of ASCII and the encoding's linear range by arithmetic, looks
+//! one or two other bytes up one by one, and only the rest with `i8x16.swizzle`, eight
+//! 16-entry tables per plane (`simd128.rs`; the table kernels get the range for it). SSE2
+//! and the scalar level return 0 and the codec's portable loop (`codecs::fast_byte_map`,
+//! tested under every kernel) does all the work; the naive oracle in the tests is the
+//! reference both are checked against.
 //!
 //! Decoders' contract (all levels): the bytes are taken in whole blocks (32 bytes, 16 for
-//! SSE4 and NEON) while a block and its worst-case output fit (a long ASCII run may be
-//! taken to its end); a block holding an error byte (a table entry of 0, or a surrogate,
+//! SSE4, NEON and simd128) while a block and its worst-case output fit (a long ASCII run
+//! may be taken to its end); a block holding an error byte (a table entry of 0, or a surrogate,
 //! which no index has) is taken up to that byte, and the call stops there.
 //!
 //! Encoders (UTF-8 → bytes: ASCII plus a single-byte encoding's [`HotPairs`], or
@@ -62,7 +65,8 @@ pub(crate) fn to_utf16_with(
     map: &ByteMap<'_>,
     dst: &mut Slots<u16>,
 ) -> usize {
-    k.byte_map_to_utf16(src, map.units, dst).unwrap_or(0)
+    k.byte_map_to_utf16(src, map.units, map.linear, dst)
+        .unwrap_or(0)
 }
 
 pub(crate) fn to_utf8_with(
@@ -71,7 +75,8 @@ pub(crate) fn to_utf8_with(
     map: &ByteMap<'_>,
     dst: &mut Slots<u8>,
 ) -> (usize, usize) {
-    k.byte_map_to_utf8(src, map.units, dst).unwrap_or((0, 0))
+    k.byte_map_to_utf8(src, map.units, map.linear, dst)
+        .unwrap_or((0, 0))
 }
 
 /// Encoding side: the two-byte UTF-8 characters of up to four "hot" lead bytes (the

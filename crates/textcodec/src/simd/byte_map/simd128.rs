@@ -14,6 +14,7 @@ use core::mem::MaybeUninit;
 
 use super::super::utf16::simd128::{below_0800, bmp_8, store_exact, Packed};
 use crate::simd::{out_ptr, write_slots, write_utf8, Slots};
+use crate::sink::LinearRange;
 use core::arch::wasm32::*;
 
 /// Bytes per step.
@@ -69,6 +70,48 @@ impl Planes {
     }
 }
 
+/// The table's linear range (its letters, mostly: `sink::linear_range`) in registers: a
+/// block of ASCII bytes and bytes of the range maps by arithmetic, without the sixteen
+/// lookups.
+struct Linear {
+    lo: v128,
+    /// `hi - lo`.
+    span: v128,
+    offset: v128,
+    empty: bool,
+}
+
+impl Linear {
+    #[inline(always)]
+    fn new(range: LinearRange) -> Self {
+        Linear {
+            lo: u8x16_splat(range.lo),
+            span: u8x16_splat(range.hi.wrapping_sub(range.lo)),
+            offset: u16x8_splat(range.offset),
+            empty: range.lo > range.hi,
+        }
+    }
+
+    /// Units 0-7 and 8-15 of `bytes` if each is ASCII or in the range.
+    #[inline(always)]
+    fn map(&self, bytes: v128) -> Option<(v128, v128)> {
+        // In the range: `byte - lo <= hi - lo` (unsigned).
+        let in_range = u8x16_le(u8x16_sub(bytes, self.lo), self.span);
+        let ascii = i8x16_ge(bytes, i8x16_splat(0));
+        if self.empty || !u8x16_all_true(v128_or(in_range, ascii)) {
+            return None;
+        }
+        let units = |wide: v128| {
+            let high = i16x8_gt(wide, i16x8_splat(0x7F));
+            u16x8_add(wide, v128_and(high, self.offset))
+        };
+        Some((
+            units(u16x8_extend_low_u8x16(bytes)),
+            units(u16x8_extend_high_u8x16(bytes)),
+        ))
+    }
+}
+
 /// Units 0-7 and 8-15 of 16 bytes' low and high planes.
 #[inline(always)]
 fn interleave(low: v128, high: v128) -> (v128, v128) {
@@ -114,17 +157,23 @@ fn sparse(mask: u32) -> Option<(usize, usize)> {
     ))
 }
 
-/// Single-byte decode into UTF-16, 16 bytes per step: an ASCII block widened; a block
-/// with one or two non-ASCII bytes (Latin-script text) widened and those lanes replaced
-/// by their table entries, looked up one by one ([`sparse_to_utf16`]); any other block
-/// through the sixteen lookups of [`Planes::map`] (which also finds the exact position of
-/// an error byte).
+/// Single-byte decode into UTF-16, 16 bytes per step: an ASCII block widened; a block of
+/// ASCII and the linear range by arithmetic ([`Linear::map`]); a block with one or two
+/// other non-ASCII bytes widened and those lanes replaced by their table entries, looked
+/// up one by one ([`sparse_to_utf16`]); any other block through the sixteen lookups of
+/// [`Planes::map`] (which also finds the exact position of an error byte).
 // Hot loop. Bounds: a step runs only while `i + 16 <= n` (the shorter length), then `i`
 // advances by 16, so it never passes `n`; `valid` is below 16.
 #[allow(clippy::arithmetic_side_effects, clippy::indexing_slicing)]
-pub(in crate::simd) fn to_utf16(src: &[u8], units: &[u16; 256], dst: &mut Slots<u16>) -> usize {
+pub(in crate::simd) fn to_utf16(
+    src: &[u8],
+    units: &[u16; 256],
+    range: LinearRange,
+    dst: &mut Slots<u16>,
+) -> usize {
     let n = src.len().min(dst.len());
     let planes = Planes::load(units);
+    let linear = Linear::new(range);
     let mut i = 0;
     while i + STEP <= n {
         // SAFETY: `i + 16 <= n`: the load reads `src[i..i + 16]`.
@@ -133,6 +182,16 @@ pub(in crate::simd) fn to_utf16(src: &[u8], units: &[u16; 256], dst: &mut Slots<
         let block = &mut dst[i..i + STEP];
         if mask == 0 {
             store_widened(block, bytes);
+            i += STEP;
+            continue;
+        }
+        if let Some((a, b)) = linear.map(bytes) {
+            // SAFETY: the stores write the block's 16 units.
+            unsafe {
+                let d = out_ptr(block);
+                v128_store(d.cast(), a);
+                v128_store(d.add(8).cast(), b);
+            }
             i += STEP;
             continue;
         }
@@ -222,9 +281,11 @@ const ROOM: usize = 3 * STEP + 16;
 pub(in crate::simd) fn to_utf8(
     src: &[u8],
     units: &[u16; 256],
+    range: LinearRange,
     dst: &mut Slots<u8>,
 ) -> (usize, usize) {
     let planes = Planes::load(units);
+    let linear = Linear::new(range);
     let (mut i, mut written) = (0, 0);
     while i + STEP <= src.len() && written + ROOM <= dst.len() {
         // SAFETY: `i + 16 <= src.len()`: the load reads `src[i..i + 16]`.
@@ -238,28 +299,40 @@ pub(in crate::simd) fn to_utf8(
             written += STEP;
             continue;
         }
-        if let Some(end) = sparse(mask)
-            .filter(|_| i + 2 * STEP <= src.len())
-            .and_then(|(p1, p2)| sparse_to_utf8(&src[i..i + 2 * STEP], units, p1, p2, dst, written))
-        {
-            i += STEP;
-            written = end;
-            continue;
-        }
-        let (low, high, errors) = planes.map(bytes);
-        let (a, b) = interleave(low, high);
-        let errors = u8x16_bitmask(errors);
-        if errors != 0 {
-            // The characters before the error, one at a time (rare).
-            let valid = errors.trailing_zeros() as usize;
-            for &u in &spill(a, b)[..valid] {
-                let c = char::from_u32(u32::from(u)).unwrap_or('\u{FFFD}');
-                let len = c.len_utf8();
-                write_utf8(&mut dst[written..written + len], c);
-                written += len;
+        let linear_units = linear.map(bytes);
+        if linear_units.is_none() {
+            if let Some(end) =
+                sparse(mask)
+                    .filter(|_| i + 2 * STEP <= src.len())
+                    .and_then(|(p1, p2)| {
+                        sparse_to_utf8(&src[i..i + 2 * STEP], units, p1, p2, dst, written)
+                    })
+            {
+                i += STEP;
+                written = end;
+                continue;
             }
-            return (i + valid, written);
         }
+        let (a, b) = match linear_units {
+            Some(units) => units,
+            None => {
+                let (low, high, errors) = planes.map(bytes);
+                let (a, b) = interleave(low, high);
+                let errors = u8x16_bitmask(errors);
+                if errors != 0 {
+                    // The characters before the error, one at a time (rare).
+                    let valid = errors.trailing_zeros() as usize;
+                    for &u in &spill(a, b)[..valid] {
+                        let c = char::from_u32(u32::from(u)).unwrap_or('\u{FFFD}');
+                        let len = c.len_utf8();
+                        write_utf8(&mut dst[written..written + len], c);
+                        written += len;
+                    }
+                    return (i + valid, written);
+                }
+                (a, b)
+            }
+        };
         let mut parts: [Packed; 4] = [(u8x16_splat(0), 0); 4];
         let mut count = 0;
         for v in [a, b] {

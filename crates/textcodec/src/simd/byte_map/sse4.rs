@@ -3,6 +3,7 @@
 
 use super::super::utf16::sse4::{below_0800, bmp_4, store_exact, Packed};
 use crate::simd::{out_ptr, write_slots, write_utf8, Slots};
+use crate::sink::LinearRange;
 use core::arch::x86_64::*;
 
 /// Bytes per step.
@@ -92,6 +93,7 @@ fn spill(a: __m128i, b: __m128i) -> [u16; 16] {
 pub(in crate::simd) unsafe fn to_utf16(
     src: &[u8],
     units: &[u16; 256],
+    _range: LinearRange,
     dst: &mut Slots<u16>,
 ) -> usize {
     let n = src.len().min(dst.len());
@@ -140,6 +142,7 @@ const ROOM: usize = 3 * STEP + 16;
 pub(in crate::simd) unsafe fn to_utf8(
     src: &[u8],
     units: &[u16; 256],
+    _range: LinearRange,
     dst: &mut Slots<u8>,
 ) -> (usize, usize) {
     // SAFETY: SSE4.1 is enabled here.
