@@ -4,12 +4,15 @@
 //! (`../shared/spec/indexes/` by default) into the compact Rust tables the library
 //! compiles in. With `--check` nothing is written: the command fails if any committed
 //! file differs from what the generator would write (CI runs this).
+//!
+//! `cargo xtask cheader [--check]` writes (or checks) the C API's header with cbindgen.
 
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
+mod cheader;
 mod detect_model;
 mod gen;
 
@@ -56,6 +59,13 @@ fn main() -> ExitCode {
                 }
             }
         }
+        Some("cheader") => match cheader::run(&root, check) {
+            Ok(()) => ExitCode::SUCCESS,
+            Err(e) => {
+                eprintln!("xtask cheader: {e}");
+                ExitCode::FAILURE
+            }
+        },
         _ => usage("missing command"),
     }
 }
@@ -67,6 +77,9 @@ fn usage(problem: &str) -> ExitCode {
     eprintln!("usage: cargo xtask gen [--check] [--spec DIR]");
     eprintln!("  gen      regenerate every @generated table from the Standard's index files");
     eprintln!("  gen-detect [--check] [--corpus DIR]  the detector's model from detect-corpus/");
+    eprintln!(
+        "  cheader [--check]  crates/textcodec-c/include/textcodec.h from the C API (cbindgen)"
+    );
     eprintln!("  --check  write nothing; fail if a committed file is out of date");
     eprintln!("  --spec   directory holding index-*.txt and encodings.json");
     eprintln!("           (default: ../shared/spec/indexes beside the workspace)");

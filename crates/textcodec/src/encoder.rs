@@ -252,6 +252,24 @@ impl Encoder {
         self.mode
     }
 
+    /// Changes the error mode from the next call on, keeping the stream's state
+    /// (ISO-2022-JP's state, a pending surrogate). The worst-case lengths
+    /// ([`Encoder::max_buffer_length_from_utf8`]) follow the new mode.
+    ///
+    /// ```
+    /// use textcodec::{EncodeErrorMode, EncodeStatus, Encoder, Encoding};
+    /// let mut e = Encoder::new(Encoding::Windows1252, EncodeErrorMode::Fatal).unwrap();
+    /// let mut buf = [0u8; 16];
+    /// let r = e.encode_from_utf8("a☃b", &mut buf, true);
+    /// assert!(matches!(r.status, EncodeStatus::Unmappable(_)));
+    /// e.set_error_mode(EncodeErrorMode::Html);
+    /// let r = e.encode_from_utf8("☃b", &mut buf, true);
+    /// assert_eq!(&buf[..r.written], b"&#9731;b");
+    /// ```
+    pub fn set_error_mode(&mut self, mode: EncodeErrorMode) {
+        self.mode = mode;
+    }
+
     /// How many unencodable characters were met so far (in any mode).
     pub fn unmappables(&self) -> u64 {
         self.unmappables
