@@ -51,6 +51,12 @@ pub mod encode;
 pub mod encoding;
 pub mod sniff;
 
+/// encoding_c's names (`include/encoding_c/encoding_rs.h`, hand-written: not in textcodec.h).
+///
+/// cbindgen:ignore
+#[cfg(feature = "encoding-c")]
+pub mod compat;
+
 pub use decode::*;
 pub use detect::*;
 pub use encode::*;
