@@ -38,8 +38,8 @@ use super::double_byte;
 use super::utf16;
 use super::Slots;
 use super::{ascii, byte_map, utf8};
+use crate::index::byte_map::{HotPairs, LinearRange};
 use crate::index::PairTable;
-use crate::sink::LinearRange;
 
 /// One kernel of a level: the function, and the module that implements it (for the level
 /// × primitive matrix).
@@ -182,7 +182,7 @@ primitives! {
         /// x-user-defined decode into UTF-16: bytes read (= units written).
         fn x_user_defined_to_utf16(src: &[u8], dst: &mut Slots<u16>) -> usize, has_x_user_defined_to_utf16;
         /// Single-byte encode of ASCII and hot two-byte characters: (bytes read, written).
-        fn encode_hot_pairs(src: &[u8], hot: &byte_map::HotPairs, dst: &mut Slots<u8>) -> (usize, usize), has_encode_hot_pairs;
+        fn encode_hot_pairs(src: &[u8], hot: &HotPairs, dst: &mut Slots<u8>) -> (usize, usize), has_encode_hot_pairs;
         /// x-user-defined encode: (bytes read, bytes written).
         fn encode_x_user_defined(src: &[u8], dst: &mut Slots<u8>) -> (usize, usize), has_encode_x_user_defined;
         /// Double-byte decode of blocks of ASCII and pairs into UTF-16: (bytes read, units
@@ -256,7 +256,7 @@ const AVX2: Level = Level {
     narrow_basic_latin: k!(ascii::avx2, narrow_basic_latin),
     utf8_valid_prefix_len: k!(utf8::avx2, valid_prefix_len),
     utf8_copy_valid_prefix: some!(utf8::avx2, copy_valid_prefix),
-    utf8_to_utf16: some!(utf8::transcode_avx2, to_utf16),
+    utf8_to_utf16: some!(utf8::avx2, to_utf16),
     utf16_bytes_to_utf8: some!(utf16::avx2, bytes_to_utf8),
     utf16_bytes_to_units: some!(utf16::avx2, bytes_to_units),
     byte_map_to_utf16: some!(byte_map::avx2, to_utf16),
@@ -275,11 +275,11 @@ const AVX512: Level = Level {
     name: "avx512",
     copy_ascii: k!(ascii::avx512, copy_ascii),
     widen_ascii: k!(ascii::avx512, widen_ascii),
-    utf8_valid_prefix_len: k!(utf8::avx512_validation, valid_prefix_len),
+    utf8_valid_prefix_len: k!(utf8::avx512, valid_prefix_len),
     // Validates 128 bytes per step in its own loop: validate, then copy.
     utf8_copy_valid_prefix: None,
-    utf8_validate_to_utf16: some!(utf8::avx512_fused, validate_to_utf16),
-    utf8_to_utf16_blocks: some!(utf8::avx512_fused, valid_to_utf16),
+    utf8_validate_to_utf16: some!(utf8::avx512, validate_to_utf16),
+    utf8_to_utf16_blocks: some!(utf8::avx512, valid_to_utf16),
     utf8_to_utf16: some!(utf8::avx512, to_utf16),
     utf16_bytes_to_utf8: some!(utf16::avx512, bytes_to_utf8),
     byte_map_to_utf16: some!(byte_map::avx512, to_utf16),

@@ -10,8 +10,8 @@
 use super::super::utf16::avx2::{below_0800, bmp_8, store_exact, Packed};
 use super::pack::KEPT_BYTES;
 use super::BLOCK;
+use crate::index::byte_map::LinearRange;
 use crate::simd::{out_ptr, write_slots, write_utf8, Slots};
-use crate::sink::LinearRange;
 use core::arch::x86_64::*;
 
 /// The two planes, each as eight chained tables (see the module docs), in both lanes.

@@ -1,6 +1,6 @@
 use super::BLOCK;
+use crate::index::byte_map::LinearRange;
 use crate::simd::{out_ptr, Slots};
-use crate::sink::LinearRange;
 use core::arch::x86_64::*;
 
 /// The table's 128 non-ASCII entries in four registers: entries 0x80–0xBF in the first

@@ -16,8 +16,8 @@
 
 use super::super::utf16::neon::{below_0800, bmp_4, store_exact, Packed};
 use super::pack::KEPT_BYTES;
+use crate::index::byte_map::LinearRange;
 use crate::simd::{out_ptr, write_slots, write_utf8, Slots};
-use crate::sink::LinearRange;
 use core::arch::aarch64::*;
 
 /// Bytes per step.

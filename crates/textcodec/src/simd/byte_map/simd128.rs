@@ -13,8 +13,8 @@
 use core::mem::MaybeUninit;
 
 use super::super::utf16::simd128::{below_0800, bmp_8, store_exact, Packed};
+use crate::index::byte_map::LinearRange;
 use crate::simd::{out_ptr, write_slots, write_utf8, Slots};
-use crate::sink::LinearRange;
 use core::arch::wasm32::*;
 
 /// Bytes per step.

@@ -1,8 +1,8 @@
 //! SSE2 (x86-64 baseline): x-user-defined to UTF-16, 16 bytes per step (no table lookup:
 //! its map is arithmetic), for the SSE2 and SSE4 levels.
 
+use crate::index::byte_map::LinearRange;
 use crate::simd::{out_ptr, Slots};
-use crate::sink::LinearRange;
 use core::arch::x86_64::*;
 
 /// Bytes per step.
@@ -42,7 +42,7 @@ pub(in crate::simd) fn x_user_defined_to_utf16(src: &[u8], dst: &mut Slots<u16>)
 /// and bytes of `range` (each to `byte + range.offset`), up to the first block with any
 /// other byte; returns the bytes taken (= units written). SSE2 has no byte shuffle for the
 /// table lookups of the SSE4 and AVX2 kernels, but the letters of most single-byte
-/// encodings lie in one such range (see [`crate::sink::linear_range`]).
+/// encodings lie in one such range (see [`crate::index::byte_map::linear_range`]).
 // Bounds: `i + 16 <= n = min(src.len(), dst.len())` for every load and store.
 #[allow(clippy::arithmetic_side_effects, clippy::cast_possible_wrap)]
 pub(in crate::simd) fn linear_to_utf16(

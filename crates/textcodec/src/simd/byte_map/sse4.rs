@@ -2,8 +2,8 @@
 //! chained `pshufb` tables of the AVX2 kernel (see `avx2.rs`) at half the width.
 
 use super::super::utf16::sse4::{below_0800, bmp_4, store_exact, Packed};
+use crate::index::byte_map::LinearRange;
 use crate::simd::{out_ptr, write_slots, write_utf8, Slots};
-use crate::sink::LinearRange;
 use core::arch::x86_64::*;
 
 /// Bytes per step.

@@ -1,8 +1,8 @@
 use super::super::dispatch::available_levels;
 use super::super::level::Level;
 use super::*;
+use crate::index::byte_map::{has_error_bytes, hot_pairs, linear_range, utf8_table};
 use crate::simd::test_slots as slots;
-use crate::sink::{has_error_bytes, linear_range, utf8_table};
 use alloc::vec::Vec;
 
 /// A table exercising every path: ASCII identity, errors, two- and three-byte
@@ -665,7 +665,7 @@ fn x_user_defined_to_utf16_matches_the_standard() {
 /// to anything but `byte + offset` inside it.
 #[test]
 fn linear_ranges_of_the_indexes() {
-    use crate::sink::LinearRange;
+    use crate::index::byte_map::LinearRange;
     use crate::Encoding;
     let decode = |e: Encoding| -> [u16; 256] {
         let index = e.single_byte_index().unwrap();

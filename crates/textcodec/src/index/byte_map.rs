@@ -1,5 +1,7 @@
-//! Single-byte mappings in both output forms, built at compile time from an index's
-//! upper half: the tables the single-byte and x-user-defined decoders hand to the sinks.
+//! The single-byte tables derived from an index's upper half at compile time: the
+//! mapping in both output forms that the single-byte and x-user-defined decoders hand to
+//! the sinks and kernels ([`ByteMap`], with its [`LinearRange`]), and the encoders' hot
+//! two-byte characters ([`HotPairs`]). The kernels in `simd/byte_map` read them.
 #![deny(
     clippy::unwrap_used,
     clippy::expect_used,
@@ -119,4 +121,81 @@ pub(crate) const fn utf8_table(units: &[u16; 256]) -> [u32; 256] {
         b += 1;
     }
     table
+}
+
+/// Encoding side: the two-byte UTF-8 characters of up to four "hot" lead bytes (the
+/// 64-code-point blocks a single-byte encoding maps most of, e.g. C2/C3 for Latin-1,
+/// D0/D1 for Cyrillic) → their bytes: `bytes[k * 64 + (trail & 0x3F)]` for `leads[k]
+/// trail`, 0 where the character is not encodable. Unused slots have lead 0 and all-zero
+/// blocks: no lead byte is 0, but a NUL is, so a kernel must count a slot's match only
+/// where the byte before a trail is a lead.
+// The encode kernels that read it are x86-64 (AVX-512) and aarch64 (NEON) only.
+// The compact build's encoders do not use it (its tests and fuzzing hooks do).
+#[cfg_attr(
+    any(
+        feature = "compact",
+        not(any(
+            target_arch = "x86_64",
+            all(target_arch = "aarch64", target_endian = "little")
+        ))
+    ),
+    allow(dead_code)
+)]
+pub(crate) struct HotPairs {
+    pub(crate) leads: [u8; 4],
+    pub(crate) bytes: [u8; 256],
+}
+
+/// The [`HotPairs`] of a single-byte decode table (byte → code point, 0 = none), at
+/// compile time: the four lead bytes whose blocks hold the most of its code points.
+// Bounds: leads of two-byte UTF-8 are 0xC2..=0xDF (`cp >> 6` below 0x20 for cp < 0x800),
+// so `lead & 0x1F` indexes the 32 counts; `k < 4` and `cp & 0x3F < 64` index `bytes`.
+#[allow(clippy::indexing_slicing, clippy::arithmetic_side_effects)]
+#[cfg_attr(feature = "compact", allow(dead_code))]
+pub(crate) const fn hot_pairs(decode: &[u16; 256]) -> HotPairs {
+    let mut count = [0u16; 32];
+    let mut b = 0x80;
+    while b < 256 {
+        let cp = decode[b];
+        if cp >= 0x80 && cp < 0x800 {
+            count[(cp >> 6) as usize] += 1;
+        }
+        b += 1;
+    }
+    let mut leads = [0u8; 4];
+    let mut k = 0;
+    while k < 4 {
+        // The block with the most code points not taken yet (ties: the lowest).
+        let (mut best, mut best_count) = (0, 0);
+        let mut block = 0;
+        while block < 32 {
+            if count[block] > best_count {
+                best = block;
+                best_count = count[block];
+            }
+            block += 1;
+        }
+        if best_count > 0 {
+            leads[k] = 0xC0 | best as u8;
+            count[best] = 0;
+        }
+        k += 1;
+    }
+    let mut bytes = [0u8; 256];
+    let mut b = 0x80;
+    while b < 256 {
+        let cp = decode[b];
+        if cp >= 0x80 && cp < 0x800 {
+            let lead = 0xC0 | (cp >> 6) as u8;
+            let mut k = 0;
+            while k < 4 {
+                if leads[k] == lead {
+                    bytes[k * 64 + (cp & 0x3F) as usize] = b as u8;
+                }
+                k += 1;
+            }
+        }
+        b += 1;
+    }
+    HotPairs { leads, bytes }
 }
