@@ -25,6 +25,14 @@ pub(crate) struct ByteMap<'a> {
     /// The longest run of non-ASCII bytes that map to consecutive code units
     /// ([`linear_range`]): the SSE2 level decodes blocks of ASCII and such bytes to UTF-16
     /// by arithmetic, without the table.
+    // Read by the SSE2 and simd128 kernels only.
+    #[cfg_attr(
+        not(any(
+            target_arch = "x86_64",
+            all(target_arch = "wasm32", target_feature = "simd128")
+        )),
+        allow(dead_code)
+    )]
     pub(crate) linear: LinearRange,
 }
 
@@ -38,13 +46,18 @@ pub(crate) struct LinearRange {
 }
 
 /// The longest run of bytes in 0x80..=0xFF whose units are `byte + offset` for one
-/// `offset` (no error byte in it; the first such run on a tie), at compile time. The
-/// letters of most single-byte encodings lie in one: windows-1252's 0xA0..=0xFF (offset
-/// 0), windows-1251's 0xC0..=0xFF (Cyrillic А..я), ISO-8859-7's Greek, ISO-8859-8's
-/// Hebrew.
+/// `offset` (the first such run on a tie), at compile time. The letters of most
+/// single-byte encodings lie in one: windows-1252's 0xA0..=0xFF (offset 0), windows-1251's
+/// 0xC0..=0xFF (Cyrillic А..я), ISO-8859-7's Greek, ISO-8859-8's Hebrew. A run holds no
+/// error byte, no surrogate and no C1 control (U+0080..=U+009F): the ISO-8859 encodings
+/// map 0x80..=0x9F to those, a run longer than their letters' and never seen in text.
 // Bounds: `b` and `start` stay in 0x80..=0x100 and index below 256 only while < 256.
 #[allow(clippy::indexing_slicing, clippy::arithmetic_side_effects)]
 pub(crate) const fn linear_range(units: &[u16; 256]) -> LinearRange {
+    // Whether byte `b`'s unit can be in no run.
+    const fn outside(unit: u16) -> bool {
+        unit == 0 || (unit >= 0x80 && unit < 0xA0) || (unit >= 0xD800 && unit < 0xE000)
+    }
     let mut best = LinearRange {
         lo: 1,
         hi: 0,
@@ -55,11 +68,11 @@ pub(crate) const fn linear_range(units: &[u16; 256]) -> LinearRange {
     let mut b = 0x80;
     while b <= 0x100 {
         let ends = b == 0x100
-            || units[b] == 0
+            || outside(units[b])
             || (b > start
                 && units[b].wrapping_sub(b as u16) != units[start].wrapping_sub(start as u16));
         if ends {
-            let ok_start = start < 0x100 && units[start] != 0;
+            let ok_start = start < 0x100 && !outside(units[start]);
             if ok_start && b - start > best_len {
                 best_len = b - start;
                 best = LinearRange {
@@ -68,7 +81,11 @@ pub(crate) const fn linear_range(units: &[u16; 256]) -> LinearRange {
                     offset: units[start].wrapping_sub(start as u16),
                 };
             }
-            start = if b < 0x100 && units[b] == 0 { b + 1 } else { b };
+            start = if b < 0x100 && outside(units[b]) {
+                b + 1
+            } else {
+                b
+            };
         }
         b += 1;
     }
@@ -76,7 +93,8 @@ pub(crate) const fn linear_range(units: &[u16; 256]) -> LinearRange {
 }
 
 /// Whether a [`ByteMap::units`] table has an error byte (a 0 entry for a byte other than
-/// 0), at compile time. Fails to compile for a table holding U+FFFF, which the portable
+/// 0) or a surrogate (no index has one; the kernels stop before it as before an error, so
+/// a table without either lets them skip the check), at compile time. Fails to compile for a table holding U+FFFF, which the portable
 /// UTF-16 loop's error check relies on not being there (no index has it).
 // Bounds: `b < 256`, the table's length.
 #[allow(clippy::indexing_slicing, clippy::arithmetic_side_effects)]
@@ -85,7 +103,7 @@ pub(crate) const fn has_error_bytes(units: &[u16; 256]) -> bool {
     let mut b = 0;
     while b < 256 {
         assert!(units[b] != 0xFFFF, "U+FFFF in a single-byte table");
-        errors |= b != 0 && units[b] == 0;
+        errors |= (b != 0 && units[b] == 0) || (units[b] >= 0xD800 && units[b] < 0xE000);
         b += 1;
     }
     errors

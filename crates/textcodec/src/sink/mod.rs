@@ -26,8 +26,8 @@ mod bulk;
 mod utf16;
 mod utf8;
 
-pub(crate) use crate::index::byte_map::{ByteMap, LinearRange};
-pub(crate) use bulk::{Linear, Pairs, Table, XUserDefined};
+pub(crate) use crate::index::byte_map::ByteMap;
+pub(crate) use bulk::{Pairs, Table, XUserDefined};
 pub(crate) use utf16::{append_to_utf16_vec, Utf16Sink};
 #[cfg(feature = "tokio")]
 pub(crate) use utf8::read_valid_utf8;

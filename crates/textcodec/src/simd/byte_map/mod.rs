@@ -10,12 +10,14 @@
 //! (16 bytes) maps blocks of ASCII and the encoding's linear range by arithmetic, looks
 //! one or two other bytes up one by one, and only the rest with `i8x16.swizzle`, eight
 //! 16-entry tables per plane (`simd128.rs`; the table kernels get the range for it). SSE2
-//! and the scalar level return 0 and the codec's portable loop (`codecs::fast_byte_map`,
-//! tested under every kernel) does all the work; the naive oracle in the tests is the
-//! reference both are checked against.
+//! (16 bytes, into UTF-16 only) has no byte shuffle: it maps blocks by the same
+//! arithmetic, patches up to four other bytes from the table after its stores, and looks
+//! a block with more up byte by byte (`sse2.rs`). The scalar level returns 0 and the
+//! codec's portable loop (`codecs::fast_byte_map`, tested under every kernel) does all
+//! the work; the naive oracle in the tests is the reference all are checked against.
 //!
 //! Decoders' contract (all levels): the bytes are taken in whole blocks (32 bytes, 16 for
-//! SSE4, NEON and simd128) while a block and its worst-case output fit (a long ASCII run
+//! SSE2, SSE4, NEON and simd128) while a block and its worst-case output fit (a long ASCII run
 //! may be taken to its end); a block holding an error byte (a table entry of 0, or a surrogate,
 //! which no index has) is taken up to that byte, and the call stops there.
 //!
@@ -38,7 +40,7 @@
 
 use super::dispatch::level;
 use super::level::Level;
-use crate::index::byte_map::{ByteMap, HotPairs, LinearRange};
+use crate::index::byte_map::{ByteMap, HotPairs};
 use crate::simd::Slots;
 
 /// Bytes per step.
@@ -65,8 +67,7 @@ pub(crate) fn to_utf16_with(
     map: &ByteMap<'_>,
     dst: &mut Slots<u16>,
 ) -> usize {
-    k.byte_map_to_utf16(src, map.units, map.linear, dst)
-        .unwrap_or(0)
+    k.byte_map_to_utf16(src, map, dst).unwrap_or(0)
 }
 
 pub(crate) fn to_utf8_with(
@@ -75,8 +76,7 @@ pub(crate) fn to_utf8_with(
     map: &ByteMap<'_>,
     dst: &mut Slots<u8>,
 ) -> (usize, usize) {
-    k.byte_map_to_utf8(src, map.units, map.linear, dst)
-        .unwrap_or((0, 0))
+    k.byte_map_to_utf8(src, map, dst).unwrap_or((0, 0))
 }
 
 /// Encodes a prefix of `src` (bytes from a character boundary, UTF-8 or not) into `dst`:
@@ -124,24 +124,6 @@ pub(crate) fn encode_x_user_defined_with(
     dst: &mut Slots<u8>,
 ) -> (usize, usize) {
     k.encode_x_user_defined(src, dst).unwrap_or((0, 0))
-}
-
-/// Single-byte decoding to UTF-16 of whole 16-byte blocks of ASCII and `range` bytes, up to
-/// the first other block, where the level has no table kernel of its own (SSE2; the higher
-/// levels map every byte through [`to_utf16`]); returns the bytes taken (= units
-/// written), 0 elsewhere.
-#[inline]
-pub(crate) fn linear_to_utf16(src: &[u8], range: LinearRange, dst: &mut Slots<u16>) -> usize {
-    linear_to_utf16_with(level(), src, range, dst)
-}
-
-pub(crate) fn linear_to_utf16_with(
-    k: &Level,
-    src: &[u8],
-    range: LinearRange,
-    dst: &mut Slots<u16>,
-) -> usize {
-    k.byte_map_linear_to_utf16(src, range, dst).unwrap_or(0)
 }
 
 /// x-user-defined to UTF-16, all of `src` that fits in whole 64-byte steps (every byte is
