@@ -16,7 +16,7 @@ use textcodec::__fuzz::{self as k, KernelChoice};
 
 /// Fills `dst` with a sentinel, runs `f`, and checks nothing past `written` changed —
 /// for byte outputs. UTF-8 sinks rely on that ("the kernels write whole characters only,
-/// and nothing past what they report as written", simd/sink.rs). For `u16` outputs the
+/// and nothing past what they report as written", sink/bulk.rs). For `u16` outputs the
 /// vector kernels may use the rest of `dst` as scratch (the AVX-512 UTF-8 → UTF-16 kernel
 /// stores whole 32-unit windows, in bounds): only `dst[..written]` is compared.
 fn run<T: Copy + PartialEq + std::fmt::Debug, R>(

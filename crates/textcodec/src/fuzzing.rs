@@ -147,7 +147,7 @@ pub fn byte_map_encode(
     let Some(index) = encoding.single_byte_tables() else {
         return (0, 0);
     };
-    let hot = crate::simd::byte_map::hot_pairs(&index.decode);
+    let hot = crate::index::byte_map::hot_pairs(&index.decode);
     // SAFETY: the kernel writes the slots by the rules of `Slots`.
     crate::simd::byte_map::encode_hot_pairs_with(k.0, src.as_bytes(), &hot, unsafe { slots(dst) })
 }

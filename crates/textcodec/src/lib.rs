@@ -93,6 +93,9 @@ mod index;
 #[cfg(feature = "std")]
 pub mod io;
 mod label;
+/// Tables built on first use (`compact`; `unsafe`: one atomic pointer).
+#[cfg(feature = "compact")]
+mod once;
 #[cfg(feature = "serde")]
 mod serde_impl;
 /// The SIMD kernels and the kernel levels (`unsafe`: vector loads and stores).

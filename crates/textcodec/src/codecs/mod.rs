@@ -507,8 +507,6 @@ pub(crate) fn fast_byte_map<S: Sink>(src: &[u8], dst: &mut S, map: &ByteMap<'_>)
     } else {
         0
     };
-    // Table-loop blocks before the next arithmetic try, and the pause after a failed one.
-    let (mut linear_pause, mut linear_backoff) = (0u32, 1u32);
     loop {
         let rest = src.get(i..).unwrap_or_default();
         // Runs of 8 ASCII bytes or more (words of Latin-script text, markup) go to the
@@ -520,25 +518,6 @@ pub(crate) fn fast_byte_map<S: Sink>(src: &[u8], dst: &mut S, map: &ByteMap<'_>)
             }
             i = i.saturating_add(n);
             continue;
-        }
-        if S::IS_UTF16 {
-            // Blocks of ASCII and the encoding's letters by arithmetic (SSE2). After a block
-            // that holds other bytes, the next ones go to the table loop without asking,
-            // for a pause that doubles with each failed try and halves with each success:
-            // in text whose letters are spread over the upper half (Central European
-            // Latin) most tries fail, and a failed one costs a fifth of a block's time.
-            if linear_pause == 0 {
-                let n = dst.decode_bulk(&crate::sink::Linear(map.linear), rest);
-                if n > 0 {
-                    linear_backoff = (linear_backoff / 2).max(1);
-                    i = i.saturating_add(n);
-                    continue;
-                }
-                linear_pause = linear_backoff;
-                linear_backoff = linear_backoff.saturating_mul(2).min(64);
-            } else {
-                linear_pause = linear_pause.saturating_sub(1);
-            }
         }
         let block = rest.get(..rest.len().min(16)).unwrap_or_default();
         if !S::IS_UTF16 && at_most_two_non_ascii_in_16(block) {

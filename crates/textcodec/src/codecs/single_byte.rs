@@ -11,8 +11,8 @@
 
 use super::{DecodeKernel, EncodeKernel, Encoded, Step};
 use crate::index::SingleByteTables;
-use crate::simd::sink::Sink;
 use crate::simd::Slots;
+use crate::sink::Sink;
 
 /// The single-byte decoder (stateless but for its index).
 #[derive(Clone, Copy)]
@@ -133,7 +133,7 @@ impl SingleByteEncoder {
     fn hot_pair_loop(
         &mut self,
         src: &[u8],
-        hot: &crate::simd::byte_map::HotPairs,
+        hot: &crate::index::byte_map::HotPairs,
         dst: &mut Slots<u8>,
         generic: impl Fn(&mut Self, core::ops::Range<usize>, &mut Slots<u8>) -> (usize, usize),
     ) -> (usize, usize) {

@@ -78,9 +78,10 @@ static DECODE_UNITS: [u16; 256] = {
 };
 
 /// The same as UTF-8 bytes.
-static DECODE_UTF8: [u32; 256] = crate::sink::utf8_table(&DECODE_UNITS);
+static DECODE_UTF8: [u32; 256] = crate::index::byte_map::utf8_table(&DECODE_UNITS);
 
-static LINEAR: crate::sink::LinearRange = crate::sink::linear_range(&DECODE_UNITS);
+static LINEAR: crate::index::byte_map::LinearRange =
+    crate::index::byte_map::linear_range(&DECODE_UNITS);
 
 /// x-user-defined's encoder.
 #[derive(Clone, Copy, Debug, Default)]

@@ -17,10 +17,10 @@
 //! table (64 KiB, Shift_JIS and EUC-JP one each over jis0208), a CJK encoder its encode
 //! pages (48–84 KB), a single-byte encoding under 4 KB.
 
+use super::byte_map::HotPairs;
 use super::pairs::PairLayout;
 use super::{EncodeTable, PairTable, SingleByteTables};
-use crate::simd::byte_map::HotPairs;
-use crate::simd::once::{boxed_array, Once};
+use crate::once::{boxed_array, Once};
 use alloc::boxed::Box;
 use alloc::vec;
 use alloc::vec::Vec;
@@ -281,8 +281,7 @@ impl PairTable {
 /// (from the expanded decode index).
 macro_rules! pair_table {
     ($layout:expr) => {{
-        static TABLE: $crate::simd::once::Once<$crate::index::PairTable> =
-            $crate::simd::once::Once::new();
+        static TABLE: $crate::once::Once<$crate::index::PairTable> = $crate::once::Once::new();
         // Built out of line: every caller inlines only the check.
         #[cold]
         #[inline(never)]

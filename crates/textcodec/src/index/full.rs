@@ -6,10 +6,10 @@
 //!
 //! `compact.rs` is the other layout, with the same API (see `index/mod.rs`).
 
+use super::byte_map::{hot_pairs, HotPairs};
 use super::generated::{big5, euc_kr, gb18030, jis0208, jis0212};
 use super::pairs::PairLayout;
 use super::{EncodeTable, PairTable, RankTable, SingleByteTables};
-use crate::simd::byte_map::{hot_pairs, HotPairs};
 
 /// How a table derived from the indexes is held: a reference to a static.
 pub(super) type Linked<T> = &'static T;

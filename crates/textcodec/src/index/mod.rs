@@ -34,6 +34,7 @@ mod generated {
 
 pub(crate) use generated::single_byte;
 
+pub(crate) mod byte_map;
 mod pairs;
 pub(crate) use pairs::{
     big5_pairs, euc_kr_pairs, gb18030_pairs, jis0208_pairs, shift_jis_pairs, PairTable,
@@ -54,12 +55,12 @@ pub(crate) struct SingleByteTables {
     /// byte → code point: ASCII bytes to themselves, bytes ≥ 0x80 to *index code point*
     /// of byte − 0x80, 0 where the index has no entry.
     pub(crate) decode: [u16; 256],
-    /// byte → its code point's UTF-8 bytes, packed (see [`crate::simd::sink::utf8_table`]).
+    /// byte → its code point's UTF-8 bytes, packed (see [`byte_map::utf8_table`]).
     pub(crate) utf8: [u32; 256],
-    /// Whether some byte is not in the index (see [`crate::simd::sink::ByteMap::has_errors`]).
+    /// Whether some byte is not in the index (see [`byte_map::ByteMap::has_errors`]).
     pub(crate) has_errors: bool,
-    /// Where the non-ASCII bytes map by arithmetic (see [`crate::simd::sink::ByteMap::linear`]).
-    pub(crate) linear: crate::simd::sink::LinearRange,
+    /// Where the non-ASCII bytes map by arithmetic (see [`byte_map::ByteMap::linear`]).
+    pub(crate) linear: byte_map::LinearRange,
     /// code point → byte, as the layout keeps it.
     encode: layout::SingleByteEncode,
 }
@@ -70,16 +71,16 @@ impl SingleByteTables {
     const fn new(decode: [u16; 256], encode: layout::SingleByteEncode) -> SingleByteTables {
         SingleByteTables {
             decode,
-            utf8: crate::simd::sink::utf8_table(&decode),
-            has_errors: crate::simd::sink::has_error_bytes(&decode),
-            linear: crate::simd::sink::linear_range(&decode),
+            utf8: byte_map::utf8_table(&decode),
+            has_errors: byte_map::has_error_bytes(&decode),
+            linear: byte_map::linear_range(&decode),
             encode,
         }
     }
 
     /// The decode tables as the fast loops take them.
-    pub(crate) fn byte_map(&self) -> crate::simd::sink::ByteMap<'_> {
-        crate::simd::sink::ByteMap {
+    pub(crate) fn byte_map(&self) -> byte_map::ByteMap<'_> {
+        byte_map::ByteMap {
             units: &self.decode,
             utf8: &self.utf8,
             has_errors: self.has_errors,
@@ -107,7 +108,7 @@ impl SingleByteTables {
     /// AVX-512 and NEON encoders' table, derived from `decode`), or `None` where the
     /// layout links none (`compact`, whose encoders run the generic loop).
     #[inline(always)]
-    pub(crate) fn hot_pairs(&self) -> Option<&crate::simd::byte_map::HotPairs> {
+    pub(crate) fn hot_pairs(&self) -> Option<&byte_map::HotPairs> {
         self.encode.hot_pairs()
     }
 }

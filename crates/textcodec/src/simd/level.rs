@@ -37,9 +37,16 @@ use super::double_byte;
 ))]
 use super::utf16;
 use super::Slots;
-use super::{ascii, byte_map, utf8};
+use super::{ascii, utf8};
+// The levels with byte-map kernels (not the portable one).
+#[cfg(any(
+    target_arch = "x86_64",
+    all(target_arch = "aarch64", target_endian = "little"),
+    all(target_arch = "wasm32", target_feature = "simd128")
+))]
+use super::byte_map;
+use crate::index::byte_map::{ByteMap, HotPairs};
 use crate::index::PairTable;
-use crate::sink::LinearRange;
 
 /// One kernel of a level: the function, and the module that implements it (for the level
 /// × primitive matrix).
@@ -171,18 +178,15 @@ primitives! {
         /// UTF-16 (bytes, either order) to code units, stopping at a lone surrogate:
         /// (bytes read, units written).
         fn utf16_bytes_to_units(src: &[u8], big_endian: bool, dst: &mut Slots<u16>) -> (usize, usize), has_utf16_bytes_to_units;
-        /// Single-byte decode through a table into UTF-16 (`range`: the table's linear
-        /// range, for kernels that map it by arithmetic): bytes read (= units written).
-        fn byte_map_to_utf16(src: &[u8], units: &[u16; 256], range: LinearRange, dst: &mut Slots<u16>) -> usize, has_byte_map_to_utf16;
+        /// Single-byte decode through a table into UTF-16 (with its linear range, for
+        /// kernels that map it by arithmetic): bytes read (= units written).
+        fn byte_map_to_utf16(src: &[u8], map: &ByteMap<'_>, dst: &mut Slots<u16>) -> usize, has_byte_map_to_utf16;
         /// Single-byte decode through a table into UTF-8: (bytes read, bytes written).
-        fn byte_map_to_utf8(src: &[u8], units: &[u16; 256], range: LinearRange, dst: &mut Slots<u8>) -> (usize, usize), has_byte_map_to_utf8;
-        /// Single-byte decode of blocks of ASCII and one linear range, for levels without
-        /// a table kernel: bytes read (= units written).
-        fn byte_map_linear_to_utf16(src: &[u8], range: LinearRange, dst: &mut Slots<u16>) -> usize, has_byte_map_linear_to_utf16;
+        fn byte_map_to_utf8(src: &[u8], map: &ByteMap<'_>, dst: &mut Slots<u8>) -> (usize, usize), has_byte_map_to_utf8;
         /// x-user-defined decode into UTF-16: bytes read (= units written).
         fn x_user_defined_to_utf16(src: &[u8], dst: &mut Slots<u16>) -> usize, has_x_user_defined_to_utf16;
         /// Single-byte encode of ASCII and hot two-byte characters: (bytes read, written).
-        fn encode_hot_pairs(src: &[u8], hot: &byte_map::HotPairs, dst: &mut Slots<u8>) -> (usize, usize), has_encode_hot_pairs;
+        fn encode_hot_pairs(src: &[u8], hot: &HotPairs, dst: &mut Slots<u8>) -> (usize, usize), has_encode_hot_pairs;
         /// x-user-defined encode: (bytes read, bytes written).
         fn encode_x_user_defined(src: &[u8], dst: &mut Slots<u8>) -> (usize, usize), has_encode_x_user_defined;
         /// Double-byte decode of blocks of ASCII and pairs into UTF-16: (bytes read, units
@@ -209,7 +213,6 @@ const SCALAR: Level = Level {
     utf16_bytes_to_units: None,
     byte_map_to_utf16: None,
     byte_map_to_utf8: None,
-    byte_map_linear_to_utf16: None,
     x_user_defined_to_utf16: None,
     encode_hot_pairs: None,
     encode_x_user_defined: None,
@@ -217,7 +220,7 @@ const SCALAR: Level = Level {
     pairs_to_utf8: None,
 };
 
-/// SSE2 (x86-64-v1, the baseline): no byte shuffle, so no table lookups.
+/// SSE2 (x86-64-v1, the baseline): no byte shuffle, so table lookups are scalar.
 #[cfg(target_arch = "x86_64")]
 const SSE2: Level = Level {
     name: "sse2",
@@ -226,7 +229,7 @@ const SSE2: Level = Level {
     widen_ascii: k!(ascii::sse2, widen_ascii),
     utf16_bytes_to_utf8: some!(utf16::sse2, bytes_to_utf8),
     utf16_bytes_to_units: some!(utf16::sse2, bytes_to_units),
-    byte_map_linear_to_utf16: some!(byte_map::sse2, linear_to_utf16),
+    byte_map_to_utf16: some!(byte_map::sse2, to_utf16),
     x_user_defined_to_utf16: some!(byte_map::sse2, x_user_defined_to_utf16),
     ..SCALAR
 };
@@ -242,7 +245,6 @@ const SSE4: Level = Level {
     byte_map_to_utf16: some!(byte_map::sse4, to_utf16),
     byte_map_to_utf8: some!(byte_map::sse4, to_utf8),
     // The table kernels map every byte.
-    byte_map_linear_to_utf16: None,
     ..SSE2
 };
 
@@ -256,7 +258,7 @@ const AVX2: Level = Level {
     narrow_basic_latin: k!(ascii::avx2, narrow_basic_latin),
     utf8_valid_prefix_len: k!(utf8::avx2, valid_prefix_len),
     utf8_copy_valid_prefix: some!(utf8::avx2, copy_valid_prefix),
-    utf8_to_utf16: some!(utf8::transcode_avx2, to_utf16),
+    utf8_to_utf16: some!(utf8::avx2, to_utf16),
     utf16_bytes_to_utf8: some!(utf16::avx2, bytes_to_utf8),
     utf16_bytes_to_units: some!(utf16::avx2, bytes_to_units),
     byte_map_to_utf16: some!(byte_map::avx2, to_utf16),
@@ -275,11 +277,11 @@ const AVX512: Level = Level {
     name: "avx512",
     copy_ascii: k!(ascii::avx512, copy_ascii),
     widen_ascii: k!(ascii::avx512, widen_ascii),
-    utf8_valid_prefix_len: k!(utf8::avx512_validation, valid_prefix_len),
+    utf8_valid_prefix_len: k!(utf8::avx512, valid_prefix_len),
     // Validates 128 bytes per step in its own loop: validate, then copy.
     utf8_copy_valid_prefix: None,
-    utf8_validate_to_utf16: some!(utf8::avx512_fused, validate_to_utf16),
-    utf8_to_utf16_blocks: some!(utf8::avx512_fused, valid_to_utf16),
+    utf8_validate_to_utf16: some!(utf8::avx512, validate_to_utf16),
+    utf8_to_utf16_blocks: some!(utf8::avx512, valid_to_utf16),
     utf8_to_utf16: some!(utf8::avx512, to_utf16),
     utf16_bytes_to_utf8: some!(utf16::avx512, bytes_to_utf8),
     byte_map_to_utf16: some!(byte_map::avx512, to_utf16),
@@ -560,11 +562,10 @@ mod tests {
     }
 
     /// Each level keeps every kernel of the level below it or replaces it, except where
-    /// it says so by name (a table kernel replaces the linear-range one; AVX-512's
-    /// validation loop replaces the one-pass copy).
+    /// it says so by name (AVX-512's validation loop replaces the one-pass copy).
     #[test]
     fn a_level_drops_a_kernel_of_the_level_below_only_where_it_says_so() {
-        let dropped_on_purpose = ["byte_map_linear_to_utf16", "utf8_copy_valid_prefix"];
+        let dropped_on_purpose = ["utf8_copy_valid_prefix"];
         for pair in LEVELS.windows(2) {
             let (below, above) = (&pair[0].0, &pair[1].0);
             for ((name, from_below), (_, from_above)) in

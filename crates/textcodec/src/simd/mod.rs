@@ -1,8 +1,8 @@
-//! The only module allowed `unsafe` code.
+//! The SIMD kernels and the kernel levels: the only module with vector code, and the only
+//! one where `unsafe` is loads and stores (the buffers' own `unsafe` lives in `slots`,
+//! `sink` and `once`, outside).
 //!
-//! It offers safe primitives to the rest of the crate:
-//! - [`sink`]: the decoders' output buffers. [`sink::Utf8Sink`] only ever writes whole UTF-8
-//!   sequences, which lets `String` and `&mut str` outputs skip re-validation soundly.
+//! Its kernels are pure functions over slices and [`Slots`], one module per family:
 //! - [`ascii`]: bulk ASCII scanning, copying, widening and narrowing, the hot loops of every
 //!   ASCII-compatible decoder and encoder.
 //! - [`byte_map`]: single-byte and x-user-defined decoding by table lookups, 16 to 32 bytes
@@ -11,8 +11,8 @@
 //!   to UTF-16.
 //! - [`utf16`]: UTF-16 (units, or bytes in either order) to UTF-8 and to code units,
 //!   whole characters only, stopping at lone surrogates.
-//! - `once` (`compact` build): tables built on first use and kept, behind an atomic
-//!   pointer.
+//! - [`double_byte`]: the CJK decoders' pair loop (lead, trail → code point through the
+//!   index's `PairTable`): blocks of ASCII and valid pairs into UTF-16 or UTF-8.
 //! - `vector`: the vector types of every SIMD level behind one trait, over which the
 //!   kernels that differ only in width are written once.
 //!
@@ -35,8 +35,6 @@ pub(crate) mod byte_map;
 pub(crate) mod dispatch;
 pub(crate) mod double_byte;
 pub(crate) mod level;
-#[cfg(feature = "compact")]
-pub(crate) mod once;
 pub(crate) mod utf16;
 pub(crate) mod utf8;
 #[cfg(any(
@@ -48,8 +46,6 @@ pub(crate) mod vector;
 
 // The kernels' view of the output buffers (kept here so that kernel files name one
 // module for what they use).
-/// The single-byte table builders' old path, for `index/` until those types move there.
-pub(crate) use crate::sink;
 #[cfg(test)]
 pub(crate) use crate::slots::test_slots;
 #[allow(unused_imports)]

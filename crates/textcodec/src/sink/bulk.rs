@@ -9,7 +9,7 @@
     clippy::arithmetic_side_effects
 )]
 
-use super::{BulkDecode, ByteMap, LinearRange};
+use super::{BulkDecode, ByteMap};
 use crate::index::PairTable;
 use crate::simd::{byte_map, double_byte};
 use crate::slots::Slots;
@@ -29,24 +29,6 @@ unsafe impl BulkDecode for Table<'_> {
     #[inline]
     fn to_utf16(&self, src: &[u8], dst: &mut Slots<u16>) -> (usize, usize) {
         let n = byte_map::to_utf16(src, self.0, dst);
-        (n, n)
-    }
-}
-
-/// Single-byte decoding of ASCII and one linear range by arithmetic, into UTF-16 only (the
-/// levels without a table kernel).
-pub(crate) struct Linear(pub(crate) LinearRange);
-
-// SAFETY: as for `Table`: whole blocks of ASCII and the range's code points (none a
-// surrogate), nothing written past what it reports.
-unsafe impl BulkDecode for Linear {
-    #[inline]
-    fn to_utf8(&self, _src: &[u8], _dst: &mut Slots<u8>) -> (usize, usize) {
-        (0, 0)
-    }
-    #[inline]
-    fn to_utf16(&self, src: &[u8], dst: &mut Slots<u16>) -> (usize, usize) {
-        let n = byte_map::linear_to_utf16(src, self.0, dst);
         (n, n)
     }
 }

@@ -1,8 +1,8 @@
 //! Decoder output buffers: the [`Sink`] trait the decoders write through, its two
 //! implementations ([`utf8`]: bytes, [`utf16`]: code units), the bulk decoding kernels
-//! they take ([`bulk`]: one entry point, [`BulkDecode`]), the single-byte tables they map
-//! with ([`byte_map`]) and the adapters over a `Vec`'s spare capacity. The kernels
-//! themselves are in [`crate::simd`]; this module only calls them.
+//! they take ([`bulk`]: one entry point, [`BulkDecode`]) and the adapters over a `Vec`'s
+//! spare capacity. The kernels themselves are in [`crate::simd`] and the single-byte
+//! tables they map with in `index/byte_map.rs`; this module only calls and reads them.
 //!
 //! [`Utf8Sink`] writes into a byte buffer and maintains the invariant that
 //! `buf[..pos]` is valid UTF-8 beyond what it found there: every write is a whole scalar
@@ -23,12 +23,11 @@ use alloc::vec::Vec;
 use crate::slots::Slots;
 
 mod bulk;
-mod byte_map;
 mod utf16;
 mod utf8;
 
-pub(crate) use bulk::{Linear, Pairs, Table, XUserDefined};
-pub(crate) use byte_map::{has_error_bytes, linear_range, utf8_table, ByteMap, LinearRange};
+pub(crate) use crate::index::byte_map::ByteMap;
+pub(crate) use bulk::{Pairs, Table, XUserDefined};
 pub(crate) use utf16::{append_to_utf16_vec, Utf16Sink};
 #[cfg(feature = "tokio")]
 pub(crate) use utf8::read_valid_utf8;

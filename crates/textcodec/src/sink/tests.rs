@@ -1,4 +1,5 @@
 use super::*;
+use crate::index::byte_map::{has_error_bytes, linear_range, utf8_table};
 use alloc::string::{String, ToString};
 
 /// A byte map with one error byte (0xFF) and one-, two- and three-byte characters.

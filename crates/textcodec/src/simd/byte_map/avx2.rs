@@ -10,8 +10,8 @@
 use super::super::utf16::avx2::{below_0800, bmp_8, store_exact, Packed};
 use super::pack::KEPT_BYTES;
 use super::BLOCK;
+use crate::index::byte_map::ByteMap;
 use crate::simd::{out_ptr, write_slots, write_utf8, Slots};
-use crate::sink::LinearRange;
 use core::arch::x86_64::*;
 
 /// The two planes, each as eight chained tables (see the module docs), in both lanes.
@@ -114,10 +114,10 @@ unsafe fn spill(a: __m256i, b: __m256i) -> [u16; 32] {
 #[allow(clippy::arithmetic_side_effects, clippy::indexing_slicing)]
 pub(in crate::simd) unsafe fn to_utf16(
     src: &[u8],
-    units: &[u16; 256],
-    _range: LinearRange,
+    map: &ByteMap<'_>,
     dst: &mut Slots<u16>,
 ) -> usize {
+    let units = map.units;
     let n = src.len().min(dst.len());
     // SAFETY: AVX2 is enabled here.
     let planes = unsafe { Planes::load(units) };
@@ -163,10 +163,10 @@ const ROOM: usize = 3 * BLOCK + 16;
 #[allow(clippy::arithmetic_side_effects, clippy::indexing_slicing)]
 pub(in crate::simd) unsafe fn to_utf8(
     src: &[u8],
-    units: &[u16; 256],
-    _range: LinearRange,
+    map: &ByteMap<'_>,
     dst: &mut Slots<u8>,
 ) -> (usize, usize) {
+    let units = map.units;
     // SAFETY: AVX2 is enabled here.
     let planes = unsafe { Planes::load(units) };
     let (mut i, mut written) = (0, 0);

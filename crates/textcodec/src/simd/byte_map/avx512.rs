@@ -1,6 +1,6 @@
 use super::BLOCK;
+use crate::index::byte_map::ByteMap;
 use crate::simd::{out_ptr, Slots};
-use crate::sink::LinearRange;
 use core::arch::x86_64::*;
 
 /// The table's 128 non-ASCII entries in four registers: entries 0x80–0xBF in the first
@@ -60,10 +60,10 @@ impl HighHalf {
 #[allow(clippy::arithmetic_side_effects)]
 pub(in crate::simd) unsafe fn to_utf16(
     src: &[u8],
-    units: &[u16; 256],
-    _range: LinearRange,
+    map: &ByteMap<'_>,
     dst: &mut Slots<u16>,
 ) -> usize {
+    let units = map.units;
     let n = src.len().min(dst.len());
     // SAFETY: AVX-512 F is enabled here.
     let table = unsafe { HighHalf::load(units) };
@@ -351,10 +351,10 @@ const MAX_OUT: usize = 3 * BLOCK;
 #[allow(clippy::arithmetic_side_effects)]
 pub(in crate::simd) unsafe fn to_utf8(
     src: &[u8],
-    units: &[u16; 256],
-    _range: LinearRange,
+    map: &ByteMap<'_>,
     dst: &mut Slots<u8>,
 ) -> (usize, usize) {
+    let units = map.units;
     // SAFETY: AVX-512 F is enabled here.
     let table = unsafe { HighHalf::load(units) };
     let (s, d) = (src.as_ptr(), out_ptr(dst));

@@ -10,12 +10,14 @@
 //! (16 bytes) maps blocks of ASCII and the encoding's linear range by arithmetic, looks
 //! one or two other bytes up one by one, and only the rest with `i8x16.swizzle`, eight
 //! 16-entry tables per plane (`simd128.rs`; the table kernels get the range for it). SSE2
-//! and the scalar level return 0 and the codec's portable loop (`codecs::fast_byte_map`,
-//! tested under every kernel) does all the work; the naive oracle in the tests is the
-//! reference both are checked against.
+//! (16 bytes, into UTF-16 only) has no byte shuffle: it maps blocks by the same
+//! arithmetic, patches up to four other bytes from the table after its stores, and looks
+//! a block with more up byte by byte (`sse2.rs`). The scalar level returns 0 and the
+//! codec's portable loop (`codecs::fast_byte_map`, tested under every kernel) does all
+//! the work; the naive oracle in the tests is the reference all are checked against.
 //!
 //! Decoders' contract (all levels): the bytes are taken in whole blocks (32 bytes, 16 for
-//! SSE4, NEON and simd128) while a block and its worst-case output fit (a long ASCII run
+//! SSE2, SSE4, NEON and simd128) while a block and its worst-case output fit (a long ASCII run
 //! may be taken to its end); a block holding an error byte (a table entry of 0, or a surrogate,
 //! which no index has) is taken up to that byte, and the call stops there.
 //!
@@ -38,8 +40,8 @@
 
 use super::dispatch::level;
 use super::level::Level;
+use crate::index::byte_map::{ByteMap, HotPairs};
 use crate::simd::Slots;
-use crate::sink::{ByteMap, LinearRange};
 
 /// Bytes per step.
 pub(crate) const BLOCK: usize = 32;
@@ -65,8 +67,7 @@ pub(crate) fn to_utf16_with(
     map: &ByteMap<'_>,
     dst: &mut Slots<u16>,
 ) -> usize {
-    k.byte_map_to_utf16(src, map.units, map.linear, dst)
-        .unwrap_or(0)
+    k.byte_map_to_utf16(src, map, dst).unwrap_or(0)
 }
 
 pub(crate) fn to_utf8_with(
@@ -75,85 +76,7 @@ pub(crate) fn to_utf8_with(
     map: &ByteMap<'_>,
     dst: &mut Slots<u8>,
 ) -> (usize, usize) {
-    k.byte_map_to_utf8(src, map.units, map.linear, dst)
-        .unwrap_or((0, 0))
-}
-
-/// Encoding side: the two-byte UTF-8 characters of up to four "hot" lead bytes (the
-/// 64-code-point blocks a single-byte encoding maps most of, e.g. C2/C3 for Latin-1,
-/// D0/D1 for Cyrillic) → their bytes: `bytes[k * 64 + (trail & 0x3F)]` for `leads[k]
-/// trail`, 0 where the character is not encodable. Unused slots have lead 0 and all-zero
-/// blocks: no lead byte is 0, but a NUL is, so a kernel must count a slot's match only
-/// where the byte before a trail is a lead.
-// The encode kernels that read it are x86-64 (AVX-512) and aarch64 (NEON) only.
-// The compact build's encoders do not use it (its tests and fuzzing hooks do).
-#[cfg_attr(
-    any(
-        feature = "compact",
-        not(any(
-            target_arch = "x86_64",
-            all(target_arch = "aarch64", target_endian = "little")
-        ))
-    ),
-    allow(dead_code)
-)]
-pub(crate) struct HotPairs {
-    pub(crate) leads: [u8; 4],
-    pub(crate) bytes: [u8; 256],
-}
-
-/// The [`HotPairs`] of a single-byte decode table (byte → code point, 0 = none), at
-/// compile time: the four lead bytes whose blocks hold the most of its code points.
-// Bounds: leads of two-byte UTF-8 are 0xC2..=0xDF (`cp >> 6` below 0x20 for cp < 0x800),
-// so `lead & 0x1F` indexes the 32 counts; `k < 4` and `cp & 0x3F < 64` index `bytes`.
-#[allow(clippy::indexing_slicing, clippy::arithmetic_side_effects)]
-#[cfg_attr(feature = "compact", allow(dead_code))]
-pub(crate) const fn hot_pairs(decode: &[u16; 256]) -> HotPairs {
-    let mut count = [0u16; 32];
-    let mut b = 0x80;
-    while b < 256 {
-        let cp = decode[b];
-        if cp >= 0x80 && cp < 0x800 {
-            count[(cp >> 6) as usize] += 1;
-        }
-        b += 1;
-    }
-    let mut leads = [0u8; 4];
-    let mut k = 0;
-    while k < 4 {
-        // The block with the most code points not taken yet (ties: the lowest).
-        let (mut best, mut best_count) = (0, 0);
-        let mut block = 0;
-        while block < 32 {
-            if count[block] > best_count {
-                best = block;
-                best_count = count[block];
-            }
-            block += 1;
-        }
-        if best_count > 0 {
-            leads[k] = 0xC0 | best as u8;
-            count[best] = 0;
-        }
-        k += 1;
-    }
-    let mut bytes = [0u8; 256];
-    let mut b = 0x80;
-    while b < 256 {
-        let cp = decode[b];
-        if cp >= 0x80 && cp < 0x800 {
-            let lead = 0xC0 | (cp >> 6) as u8;
-            let mut k = 0;
-            while k < 4 {
-                if leads[k] == lead {
-                    bytes[k * 64 + (cp & 0x3F) as usize] = b as u8;
-                }
-                k += 1;
-            }
-        }
-        b += 1;
-    }
-    HotPairs { leads, bytes }
+    k.byte_map_to_utf8(src, map, dst).unwrap_or((0, 0))
 }
 
 /// Encodes a prefix of `src` (bytes from a character boundary, UTF-8 or not) into `dst`:
@@ -201,24 +124,6 @@ pub(crate) fn encode_x_user_defined_with(
     dst: &mut Slots<u8>,
 ) -> (usize, usize) {
     k.encode_x_user_defined(src, dst).unwrap_or((0, 0))
-}
-
-/// Single-byte decoding to UTF-16 of whole 16-byte blocks of ASCII and `range` bytes, up to
-/// the first other block, where the level has no table kernel of its own (SSE2; the higher
-/// levels map every byte through [`to_utf16`]); returns the bytes taken (= units
-/// written), 0 elsewhere.
-#[inline]
-pub(crate) fn linear_to_utf16(src: &[u8], range: LinearRange, dst: &mut Slots<u16>) -> usize {
-    linear_to_utf16_with(level(), src, range, dst)
-}
-
-pub(crate) fn linear_to_utf16_with(
-    k: &Level,
-    src: &[u8],
-    range: LinearRange,
-    dst: &mut Slots<u16>,
-) -> usize {
-    k.byte_map_linear_to_utf16(src, range, dst).unwrap_or(0)
 }
 
 /// x-user-defined to UTF-16, all of `src` that fits in whole 64-byte steps (every byte is

@@ -16,8 +16,8 @@
 
 use super::super::utf16::neon::{below_0800, bmp_4, store_exact, Packed};
 use super::pack::KEPT_BYTES;
+use crate::index::byte_map::ByteMap;
 use crate::simd::{out_ptr, write_slots, write_utf8, Slots};
-use crate::sink::LinearRange;
 use core::arch::aarch64::*;
 
 /// Bytes per step.
@@ -87,12 +87,8 @@ fn spill(low: uint8x16_t, high: uint8x16_t, errors: uint8x16_t) -> ([u16; 16], u
 // Hot loop. Bounds: a step runs only while `i + 16 <= n` (the shorter length), then `i`
 // advances by 16, so it never passes `n`; `valid` (an error's position) is below 16.
 #[allow(clippy::arithmetic_side_effects, clippy::indexing_slicing)]
-pub(in crate::simd) fn to_utf16(
-    src: &[u8],
-    units: &[u16; 256],
-    _range: LinearRange,
-    dst: &mut Slots<u16>,
-) -> usize {
+pub(in crate::simd) fn to_utf16(src: &[u8], map: &ByteMap<'_>, dst: &mut Slots<u16>) -> usize {
+    let units = map.units;
     let n = src.len().min(dst.len());
     let planes = Planes::load(units);
     let mut i = 0;
@@ -130,10 +126,10 @@ const ROOM: usize = 3 * STEP + 16;
 #[allow(clippy::arithmetic_side_effects, clippy::indexing_slicing)]
 pub(in crate::simd) fn to_utf8(
     src: &[u8],
-    units: &[u16; 256],
-    _range: LinearRange,
+    map: &ByteMap<'_>,
     dst: &mut Slots<u8>,
 ) -> (usize, usize) {
+    let units = map.units;
     let planes = Planes::load(units);
     let (mut i, mut written) = (0, 0);
     while i + STEP <= src.len() && written + ROOM <= dst.len() {

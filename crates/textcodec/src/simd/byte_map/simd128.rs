@@ -13,8 +13,8 @@
 use core::mem::MaybeUninit;
 
 use super::super::utf16::simd128::{below_0800, bmp_8, store_exact, Packed};
+use crate::index::byte_map::{ByteMap, LinearRange};
 use crate::simd::{out_ptr, write_slots, write_utf8, Slots};
-use crate::sink::LinearRange;
 use core::arch::wasm32::*;
 
 /// Bytes per step.
@@ -165,12 +165,8 @@ fn sparse(mask: u32) -> Option<(usize, usize)> {
 // Hot loop. Bounds: a step runs only while `i + 16 <= n` (the shorter length), then `i`
 // advances by 16, so it never passes `n`; `valid` is below 16.
 #[allow(clippy::arithmetic_side_effects, clippy::indexing_slicing)]
-pub(in crate::simd) fn to_utf16(
-    src: &[u8],
-    units: &[u16; 256],
-    range: LinearRange,
-    dst: &mut Slots<u16>,
-) -> usize {
+pub(in crate::simd) fn to_utf16(src: &[u8], map: &ByteMap<'_>, dst: &mut Slots<u16>) -> usize {
+    let (units, range) = (map.units, map.linear);
     let n = src.len().min(dst.len());
     let planes = Planes::load(units);
     let linear = Linear::new(range);
@@ -280,10 +276,10 @@ const ROOM: usize = 3 * STEP + 16;
 #[allow(clippy::arithmetic_side_effects, clippy::indexing_slicing)]
 pub(in crate::simd) fn to_utf8(
     src: &[u8],
-    units: &[u16; 256],
-    range: LinearRange,
+    map: &ByteMap<'_>,
     dst: &mut Slots<u8>,
 ) -> (usize, usize) {
+    let (units, range) = (map.units, map.linear);
     let planes = Planes::load(units);
     let linear = Linear::new(range);
     let (mut i, mut written) = (0, 0);

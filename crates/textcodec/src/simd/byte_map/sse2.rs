@@ -1,8 +1,9 @@
-//! SSE2 (x86-64 baseline): x-user-defined to UTF-16, 16 bytes per step (no table lookup:
-//! its map is arithmetic), for the SSE2 and SSE4 levels.
+//! SSE2 (x86-64 baseline), 16 bytes per step: single-byte decoding to UTF-16 by
+//! arithmetic where the table is linear and by lookups where it is not, and x-user-defined
+//! to UTF-16 (its map is arithmetic; for the SSE2 and SSE4 levels).
 
+use crate::index::byte_map::ByteMap;
 use crate::simd::{out_ptr, Slots};
-use crate::sink::LinearRange;
 use core::arch::x86_64::*;
 
 /// Bytes per step.
@@ -38,46 +39,142 @@ pub(in crate::simd) fn x_user_defined_to_utf16(src: &[u8], dst: &mut Slots<u16>)
     i
 }
 
-/// Single-byte decoding to UTF-16 without a table: whole 16-byte blocks of ASCII bytes
-/// and bytes of `range` (each to `byte + range.offset`), up to the first block with any
-/// other byte; returns the bytes taken (= units written). SSE2 has no byte shuffle for the
-/// table lookups of the SSE4 and AVX2 kernels, but the letters of most single-byte
-/// encodings lie in one such range (see [`crate::sink::linear_range`]).
-// Bounds: `i + 16 <= n = min(src.len(), dst.len())` for every load and store.
-#[allow(clippy::arithmetic_side_effects, clippy::cast_possible_wrap)]
-pub(in crate::simd) fn linear_to_utf16(
-    src: &[u8],
-    range: LinearRange,
-    dst: &mut Slots<u16>,
-) -> usize {
+/// At most this many bytes of a block outside ASCII and the linear range are looked up
+/// one by one over the arithmetic's lanes; a block with more is looked up whole.
+const PATCH_MAX: u32 = 4;
+
+/// Whether `unit`, the table's unit of byte `b`, ends the kernel's prefix: an error byte
+/// (unit 0, which only byte 0 maps to legitimately) or a surrogate (no index has one; the
+/// kernels stop before it as before an error).
+#[inline(always)]
+fn stops(b: u8, unit: u16) -> bool {
+    (unit == 0 && b != 0) | ((unit & 0xF800) == 0xD800)
+}
+
+/// Single-byte decoding to UTF-16, 16 bytes per step, up to the first byte whose unit
+/// [`stops`] the prefix; whole steps only; returns the bytes taken (= units written).
+///
+/// SSE2 has no byte shuffle for the table lookups of the SSE4 and AVX2 kernels, but the
+/// letters of most single-byte encodings lie in one linear range (see
+/// [`crate::index::byte_map::linear_range`]): a block's ASCII bytes and bytes of the range
+/// (each to `byte + offset`) are mapped by arithmetic, and its few other bytes (up to
+/// [`PATCH_MAX`]: Greek capitals, Thai vowels) looked up in the table and written over the
+/// arithmetic's lanes after the stores. A block with more other bytes (Central European
+/// Latin, KOI8's unordered Cyrillic) is looked up whole, which costs less than patching
+/// them one by one. Tables with an error byte have every looked-up byte checked before
+/// anything of its block is stored, so nothing is stored past what is returned. An
+/// all-ASCII block hands its run to the ASCII kernel (64 bytes per step).
+// Bounds: `i + 16 <= n = min(src.len(), dst.len())` for every load and store, and every
+// `src[i + j]` and `dst[i + j]` has `j < 16` (a bit of a 16-bit mask, or the loop
+// counter); `units` has 256 entries, indexed by a byte.
+#[allow(
+    clippy::arithmetic_side_effects,
+    clippy::cast_possible_wrap,
+    clippy::indexing_slicing
+)]
+pub(in crate::simd) fn to_utf16(src: &[u8], map: &ByteMap<'_>, dst: &mut Slots<u16>) -> usize {
     let n = src.len().min(dst.len());
-    if range.lo > range.hi {
-        return 0;
-    }
-    let d = out_ptr(dst);
-    let mut i = 0;
+    let (units, range, checked) = (map.units, map.linear, map.has_errors);
+    // An empty range is taken as 0x00..=0x7F with offset 0: ASCII, which the arithmetic
+    // maps already, so every non-ASCII byte is looked up.
+    let (lo, hi, offset) = if range.lo > range.hi {
+        (0, 0x7F, 0)
+    } else {
+        (range.lo, range.hi, range.offset)
+    };
     // SAFETY: SSE2 is part of the x86-64 baseline.
     let (lo, span, offset) = unsafe {
         (
-            _mm_set1_epi8(range.lo as i8),
-            _mm_set1_epi8((range.hi - range.lo) as i8),
-            _mm_set1_epi16(range.offset as i16),
+            _mm_set1_epi8(lo as i8),
+            _mm_set1_epi8((hi - lo) as i8),
+            _mm_set1_epi16(offset as i16),
         )
     };
+    // The table's unit of the byte at `at`.
+    let unit = |at: usize| {
+        // SAFETY: every caller passes `at < i + 16 <= n`.
+        units[usize::from(unsafe { *src.get_unchecked(at) })]
+    };
+    let mut i = 0;
     while i + STEP <= n {
-        // SAFETY: SSE2 is part of the x86-64 baseline; the load reads `src[i..i + 16]`,
-        // the stores write `dst[i..i + 16]`.
-        unsafe {
-            let v = _mm_loadu_si128(src.as_ptr().add(i).cast());
-            let zero = _mm_setzero_si128();
+        // SAFETY: SSE2 is part of the x86-64 baseline; the load reads `src[i..i + 16]`.
+        let v = unsafe { _mm_loadu_si128(src.as_ptr().add(i).cast()) };
+        // SAFETY: as above.
+        if unsafe { _mm_movemask_epi8(v) } == 0 {
+            // At least the block's first byte, which is ASCII, whatever the kernel takes.
+            let ascii = crate::simd::ascii::sse2::widen_ascii(&src[i..n], &mut dst[i..n]);
+            if ascii == 0 {
+                dst[i].write(u16::from(src[i]));
+            }
+            i += ascii.max(1);
+            continue;
+        }
+        // SAFETY: SSE2 is part of the x86-64 baseline.
+        let other = unsafe {
             // In the range: `byte - lo <= hi - lo` (unsigned, as `min` keeps it).
             let from_lo = _mm_sub_epi8(v, lo);
             let in_range = _mm_cmpeq_epi8(_mm_min_epu8(from_lo, span), from_lo);
             let ascii = _mm_cmpgt_epi8(v, _mm_set1_epi8(-1));
-            if _mm_movemask_epi8(_mm_or_si128(in_range, ascii)) != 0xFFFF {
-                break;
+            !(_mm_movemask_epi8(_mm_or_si128(in_range, ascii)) as u32) & 0xFFFF
+        };
+        let d = out_ptr(dst);
+        if other.count_ones() > PATCH_MAX {
+            // The whole block through the table (after its check, for a table with
+            // errors).
+            if checked {
+                // One pass into a scratch block with the stop check folded in, then the
+                // block copied out (same-size loads, which store forwarding serves).
+                let mut scratch = [0u16; STEP];
+                let mut stop = false;
+                for (j, slot) in scratch.iter_mut().enumerate() {
+                    let u = unit(i + j);
+                    stop |= stops(src[i + j], u);
+                    *slot = u;
+                }
+                let p = if stop {
+                    (0..STEP)
+                        .position(|j| stops(src[i + j], scratch[j]))
+                        .unwrap_or(STEP)
+                } else {
+                    STEP
+                };
+                for (j, &u) in scratch.iter().enumerate().take(p) {
+                    // SAFETY: `i + j < i + 16 <= n`.
+                    unsafe { d.add(i + j).write(u) };
+                }
+                if p < STEP {
+                    return i + p;
+                }
+                i += STEP;
+                continue;
             }
-            // Bytes at or above 0x80 are all in the range here.
+            for j in 0..STEP {
+                // SAFETY: `i + j < i + 16 <= n`.
+                unsafe { d.add(i + j).write(unit(i + j)) };
+            }
+            i += STEP;
+            continue;
+        }
+        if checked {
+            let mut bits = other;
+            while bits != 0 {
+                let j = bits.trailing_zeros() as usize;
+                if stops(src[i + j], unit(i + j)) {
+                    // Rare: the block's units before the stop, through the table.
+                    for k in 0..j {
+                        // SAFETY: `i + k < i + j < i + 16 <= n`.
+                        unsafe { d.add(i + k).write(unit(i + k)) };
+                    }
+                    return i + j;
+                }
+                bits &= bits - 1;
+            }
+        }
+        // SAFETY: SSE2 is part of the x86-64 baseline; the stores write `dst[i..i + 16]`,
+        // and the patches `dst[i + j]` with `j < 16`.
+        unsafe {
+            let zero = _mm_setzero_si128();
+            // Bytes at or above 0x80 get the offset (the other bytes' lanes are patched).
             let high = _mm_cmplt_epi8(v, zero);
             for (k, (wide, mask)) in [
                 (_mm_unpacklo_epi8(v, zero), _mm_unpacklo_epi8(high, high)),
@@ -86,8 +183,14 @@ pub(in crate::simd) fn linear_to_utf16(
             .into_iter()
             .enumerate()
             {
-                let units = _mm_add_epi16(wide, _mm_and_si128(mask, offset));
-                _mm_storeu_si128(d.add(i + 8 * k).cast(), units);
+                let wide = _mm_add_epi16(wide, _mm_and_si128(mask, offset));
+                _mm_storeu_si128(d.add(i + 8 * k).cast(), wide);
+            }
+            let mut bits = other;
+            while bits != 0 {
+                let j = bits.trailing_zeros() as usize;
+                d.add(i + j).write(unit(i + j));
+                bits &= bits - 1;
             }
         }
         i += STEP;

@@ -2,8 +2,8 @@
 //! chained `pshufb` tables of the AVX2 kernel (see `avx2.rs`) at half the width.
 
 use super::super::utf16::sse4::{below_0800, bmp_4, store_exact, Packed};
+use crate::index::byte_map::ByteMap;
 use crate::simd::{out_ptr, write_slots, write_utf8, Slots};
-use crate::sink::LinearRange;
 use core::arch::x86_64::*;
 
 /// Bytes per step.
@@ -92,10 +92,10 @@ fn spill(a: __m128i, b: __m128i) -> [u16; 16] {
 #[allow(clippy::arithmetic_side_effects, clippy::indexing_slicing)]
 pub(in crate::simd) unsafe fn to_utf16(
     src: &[u8],
-    units: &[u16; 256],
-    _range: LinearRange,
+    map: &ByteMap<'_>,
     dst: &mut Slots<u16>,
 ) -> usize {
+    let units = map.units;
     let n = src.len().min(dst.len());
     // SAFETY: SSE4.1 is enabled here.
     let planes = unsafe { Planes::load(units) };
@@ -141,10 +141,10 @@ const ROOM: usize = 3 * STEP + 16;
 #[allow(clippy::arithmetic_side_effects, clippy::indexing_slicing)]
 pub(in crate::simd) unsafe fn to_utf8(
     src: &[u8],
-    units: &[u16; 256],
-    _range: LinearRange,
+    map: &ByteMap<'_>,
     dst: &mut Slots<u8>,
 ) -> (usize, usize) {
+    let units = map.units;
     // SAFETY: SSE4.1 is enabled here.
     let planes = unsafe { Planes::load(units) };
     let (mut i, mut written) = (0, 0);

@@ -1,8 +1,8 @@
 use super::super::dispatch::available_levels;
 use super::super::level::Level;
 use super::*;
+use crate::index::byte_map::{has_error_bytes, hot_pairs, linear_range, utf8_table};
 use crate::simd::test_slots as slots;
-use crate::sink::{has_error_bytes, linear_range, utf8_table};
 use alloc::vec::Vec;
 
 /// A table exercising every path: ASCII identity, errors, two- and three-byte
@@ -87,13 +87,13 @@ fn every_kernel_matches_the_naive_oracle_across_lengths_errors_and_room() {
                     for room in [0, len / 2, len, 3 * len + 100] {
                         let mut wide = alloc::vec![0xAAAAu16; room];
                         let n = to_utf16_with(k, &src, &map, slots(&mut wide));
-                        check_prefix(k, n, valid, len, room >= len);
+                        check_prefix(k, true, n, valid, len, room >= len);
                         assert_eq!(&wide[..n], &expected[..n], "{k:?} utf16 {len} {bad}");
                         assert!(wide[n..].iter().all(|&u| u == 0xAAAA), "{k:?} wrote past");
 
                         let mut narrow = alloc::vec![0xAAu8; room];
                         let (read, written) = to_utf8_with(k, &src, &map, slots(&mut narrow));
-                        check_prefix(k, read, valid, len, room >= 3 * len + 96);
+                        check_prefix(k, false, read, valid, len, room >= 3 * len + 96);
                         let text = core::str::from_utf8(&narrow[..written])
                             .unwrap_or_else(|e| panic!("{k:?} invalid UTF-8 {e}"));
                         let want = String::from_utf16(&expected[..read]).unwrap();
@@ -106,11 +106,19 @@ fn every_kernel_matches_the_naive_oracle_across_lengths_errors_and_room() {
     }
 }
 
-/// What a kernel may read: nothing (levels without a kernel), or whole blocks up to
+/// What a kernel may read (`utf16`: into UTF-16, else UTF-8): nothing (levels without a kernel), or whole blocks up to
 /// the first error (taken exactly when its block is whole and, with ample room,
 /// reached).
-fn check_prefix(k: &Level, read: usize, valid: usize, len: usize, ample_room: bool) {
+fn check_prefix(k: &Level, utf16: bool, read: usize, valid: usize, len: usize, ample_room: bool) {
     assert!(read <= valid, "{k:?} read {read} past the error at {valid}");
+    #[cfg(target_arch = "x86_64")]
+    if k.name() == "sse2" && utf16 && ample_room {
+        // 16-byte steps, into UTF-16 only.
+        assert!(
+            read == valid || read + 16 > len,
+            "{k:?} stopped early (len {len}, read {read}, valid {valid})"
+        );
+    }
     #[cfg(target_arch = "x86_64")]
     if matches!(k.name(), "avx512" | "avx2" | "sse4") && ample_room {
         // It goes on while a whole block is left (blocks count from where an ASCII
@@ -131,7 +139,7 @@ fn check_prefix(k: &Level, read: usize, valid: usize, len: usize, ample_room: bo
             "{k:?} stopped early (len {len}, read {read}, valid {valid})"
         );
     }
-    let _ = (len, ample_room);
+    let _ = (utf16, len, ample_room);
 }
 
 use alloc::string::String;
@@ -665,7 +673,7 @@ fn x_user_defined_to_utf16_matches_the_standard() {
 /// to anything but `byte + offset` inside it.
 #[test]
 fn linear_ranges_of_the_indexes() {
-    use crate::sink::LinearRange;
+    use crate::index::byte_map::LinearRange;
     use crate::Encoding;
     let decode = |e: Encoding| -> [u16; 256] {
         let index = e.single_byte_index().unwrap();
@@ -686,6 +694,19 @@ fn linear_ranges_of_the_indexes() {
         linear_range(&decode(Encoding::Windows1251)),
         range(0xC0, 0xFF, 0x350)
     );
+    // The letters, not the longer run of C1 controls at 0x80..=0x9F.
+    assert_eq!(
+        linear_range(&decode(Encoding::Iso8859_8)),
+        range(0xE0, 0xFA, 0x05D0 - 0xE0)
+    );
+    assert_eq!(
+        linear_range(&decode(Encoding::Iso8859_6)),
+        range(0xC1, 0xDA, 0x0621 - 0xC1)
+    );
+    assert_eq!(
+        linear_range(&decode(Encoding::Iso8859_7)),
+        range(0xD3, 0xFE, 0x03A3 - 0xD3)
+    );
     for e in Encoding::all()
         .iter()
         .copied()
@@ -695,6 +716,10 @@ fn linear_ranges_of_the_indexes() {
         let r = linear_range(&units);
         assert!(r.lo >= 0x80 && r.lo <= r.hi, "{e:?}: {r:?}");
         for b in r.lo..=r.hi {
+            assert!(
+                !(0x80..0xA0).contains(&units[usize::from(b)]),
+                "{e:?} {b:x}"
+            );
             assert_eq!(
                 units[usize::from(b)],
                 u16::from(b).wrapping_add(r.offset),
@@ -709,38 +734,4 @@ fn linear_ranges_of_the_indexes() {
     }
     let r = linear_range(&ascii_only);
     assert!(r.lo > r.hi, "{r:?}");
-}
-
-/// The SSE2 arithmetic kernel against the naive mapping: whole 16-byte blocks of ASCII and
-/// in-range bytes, stopping at the first block with any other byte.
-#[test]
-fn linear_to_utf16_matches_the_naive_oracle() {
-    let units = table();
-    let range = linear_range(&units);
-    assert_eq!((range.lo, range.hi), (0xA0, 0xDF));
-    for k in available_levels() {
-        for other_at in (0..70).chain([usize::MAX]) {
-            // ASCII and in-range bytes, one out-of-range byte (0xE5) at `other_at`.
-            let src: Vec<u8> = (0..80usize)
-                .map(|i| match i {
-                    _ if i == other_at => 0xE5,
-                    i if i % 3 == 0 => b'a' + (i % 26) as u8,
-                    i => 0xA0 + (i * 7 % 64) as u8,
-                })
-                .collect();
-            for room in [0, 15, 16, 40, 80, 100] {
-                let mut dst = alloc::vec![0xAAAAu16; room];
-                let n = linear_to_utf16_with(k, &src, range, slots(&mut dst));
-                let step = if k.name() == "sse2" { 16 } else { usize::MAX };
-                let clean = other_at.min(src.len()).min(room);
-                assert_eq!(
-                    n,
-                    clean / step * step,
-                    "{k:?} other at {other_at} room {room}"
-                );
-                assert_eq!(&dst[..n], &naive(&src[..n], &units).0[..], "{k:?}");
-                assert!(dst[n..].iter().all(|&u| u == 0xAAAA), "{k:?} wrote past");
-            }
-        }
-    }
 }

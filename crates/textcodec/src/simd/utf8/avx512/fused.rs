@@ -1,4 +1,4 @@
-use super::avx512_validation::{invalid, Leads, Tables};
+use super::validate::{invalid, Leads, Tables};
 use crate::simd::{out_ptr, Slots};
 use core::arch::x86_64::*;
 

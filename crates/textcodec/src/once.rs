@@ -2,6 +2,9 @@
 //! tables, stored packed in the binary and expanded into the heap by the first decoder or
 //! encoder that needs them (see `index/compact.rs`). `no_std` has no `OnceLock`; this is
 //! the part of one that the tables need, on one atomic pointer.
+// `unsafe`: turning the published pointer back into a reference and freeing a lost race's
+// box, each with its SAFETY argument below.
+#![allow(unsafe_code)]
 
 #[cfg(not(target_has_atomic = "ptr"))]
 compile_error!(
