@@ -2,8 +2,9 @@
 //! caller's UTF-8 or UTF-16 into its byte buffers: the streaming encoder and one-shot
 //! calls.
 //!
-//! C text is not known to be UTF-8, so the UTF-8 entry points validate it (textcodec's
-//! SIMD validator, one pass) and report what is not UTF-8 as `TEXTCODEC_MALFORMED`. A
+//! C text is not known to be UTF-8, so the UTF-8 entry points validate it as they encode
+//! (`Encoder::encode_from_maybe_utf8`: one pass over the bytes) and report what is not
+//! UTF-8 as `TEXTCODEC_MALFORMED`. A
 //! character cut by the end of a call's input (not the last) is kept in the encoder until
 //! the next call completes it, so input may be split anywhere.
 
@@ -254,28 +255,6 @@ fn sequence_length(lead: u8) -> usize {
     }
 }
 
-/// Where the UTF-8 of `src` stops being valid: `Ok` if all of it is, else the offset of
-/// the first malformed byte and whether the rest is a valid character cut short by the
-/// end (`None`: it is), or else the malformed sequence's length.
-fn check_utf8(src: &[u8]) -> Result<&str, (usize, Option<usize>)> {
-    match textcodec::utf8_decode_without_bom_or_fail(src) {
-        Ok(s) => Ok(s),
-        Err(m) => {
-            let at = usize::try_from(m.offset())
-                .unwrap_or(src.len())
-                .min(src.len());
-            let rest = src.get(at..).unwrap_or_default();
-            let bad = match core::str::from_utf8(rest) {
-                Err(e) if e.valid_up_to() == 0 => e.error_len(),
-                // The library and core disagree on where the error is: treat the byte as
-                // malformed, which stops the call there.
-                _ => Some(1),
-            };
-            Err((at, bad))
-        }
-    }
-}
-
 impl TextcodecEncoder {
     fn encode_utf8(&mut self, src: &[u8], dst: &mut [u8], last: bool) -> TextcodecEncodeResult {
         let mut read = 0usize;
@@ -291,32 +270,45 @@ impl TextcodecEncoder {
         }
         let rest = src.get(read..).unwrap_or_default();
         let out = dst.get_mut(written..).unwrap_or_default();
-        let (text, error) = match check_utf8(rest) {
-            Ok(text) => (text, None),
-            Err((at, bad)) => {
-                let prefix = rest.get(..at).unwrap_or_default();
-                // SAFETY: `utf8_decode_without_bom_or_fail` reports the offset of the first
-                // malformed sequence, so the bytes before it are well-formed UTF-8 (its
-                // tests compare it with `core::str::from_utf8` on every short sequence).
-                let text = unsafe { core::str::from_utf8_unchecked(prefix) };
-                debug_assert!(core::str::from_utf8(prefix).is_ok());
-                (text, Some((at, bad)))
-            }
-        };
-        let r = self
-            .inner
-            .encode_from_utf8(text, out, last && error.is_none());
+        // One pass: the encoder validates as it encodes and stops before the first
+        // sequence that is not UTF-8 (or is cut by the end of `rest`).
+        let r = self.inner.encode_from_maybe_utf8(rest, out);
+        let taken = r.read;
         let mut result = TextcodecEncodeResult::from_rust(r);
         result.read = result.read.saturating_add(read);
         result.written = result.written.saturating_add(written);
         if result.status != TEXTCODEC_INPUT_EMPTY {
             return result;
         }
-        match error {
-            None => result,
-            Some((at, None)) if !last => {
+        let tail = rest.get(taken..).unwrap_or_default();
+        if tail.is_empty() {
+            if last {
+                // End of the stream (ISO-2022-JP's return to ASCII), if it fits.
+                let out = dst.get_mut(result.written..).unwrap_or_default();
+                let f = self.inner.encode_from_utf8("", out, true);
+                result.written = result.written.saturating_add(f.written);
+                if f.status == EncodeStatus::OutputFull {
+                    result.status = TEXTCODEC_OUTPUT_FULL;
+                }
+            }
+            return result;
+        }
+        let head = tail.get(..tail.len().min(4)).unwrap_or(tail);
+        let bad = match core::str::from_utf8(head) {
+            // Cut by the end of the input.
+            Err(e)
+                if e.valid_up_to() == 0 && e.error_len().is_none() && head.len() == tail.len() =>
+            {
+                None
+            }
+            Err(e) if e.valid_up_to() == 0 => e.error_len(),
+            // The encoder stopped before text `core::str` takes: not expected; report one
+            // byte, so the caller can go on.
+            _ => Some(1),
+        };
+        match bad {
+            None if !last => {
                 // A character cut by the end of the input: keep it for the next call.
-                let tail = rest.get(at..).unwrap_or_default();
                 let n = tail.len().min(3);
                 if let (Some(d), Some(s)) = (self.pending.get_mut(..n), tail.get(..n)) {
                     d.copy_from_slice(s);
@@ -325,10 +317,10 @@ impl TextcodecEncoder {
                 result.read = src.len();
                 result
             }
-            Some((at, bad)) => {
-                let len = bad.unwrap_or(rest.len().saturating_sub(at));
+            _ => {
+                let len = bad.unwrap_or(tail.len());
                 TextcodecEncodeResult::malformed(
-                    read.saturating_add(at).saturating_add(len),
+                    result.read.saturating_add(len),
                     result.written,
                     len,
                 )

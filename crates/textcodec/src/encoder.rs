@@ -434,13 +434,23 @@ impl Encoder {
         self.encode_utf8_into(src, dst, last)
     }
 
-    /// [`Encoder::encode_from_utf8`] over bytes that may not be UTF-8, never the end of the
-    /// stream (`io::EncodeWriter`'s input): encodes whole well-formed characters and stops
-    /// before a malformed sequence or one cut by the end of `src` (`InputEmpty` with `read <
-    /// src.len()`; the caller finds out which). Validation is folded into the encoding
-    /// loops ([`EncodeKernel::fast_bytes`]) instead of being a pass of its own.
+    /// [`Encoder::encode_from_utf8`] over bytes that may not be UTF-8 (`io::EncodeWriter`'s
+    /// input, C strings), never the end of the stream: encodes whole well-formed characters
+    /// and stops before a malformed sequence or one cut by the end of `src` (`InputEmpty`
+    /// with `read < src.len()`; the caller finds out which, e.g. with
+    /// `core::str::from_utf8` on the next few bytes). Validation is folded into the encoding
+    /// loops instead of being a pass of its own. End the stream with
+    /// `encode_from_utf8("", dst, true)`.
+    ///
+    /// ```
+    /// use textcodec::{EncodeErrorMode, EncodeStatus, Encoder, Encoding};
+    /// let mut e = Encoder::new(Encoding::Windows1252, EncodeErrorMode::Fatal).unwrap();
+    /// let mut buf = [0u8; 8];
+    /// let r = e.encode_from_maybe_utf8(b"caf\xC3\xA9\xFFx", &mut buf);
+    /// assert_eq!((r.status, r.read, &buf[..r.written]), (EncodeStatus::InputEmpty, 5, &b"caf\xE9"[..]));
+    /// ```
     #[cfg(feature = "std")]
-    pub(crate) fn encode_from_maybe_utf8(&mut self, src: &[u8], dst: &mut [u8]) -> EncodeResult {
+    pub fn encode_from_maybe_utf8(&mut self, src: &[u8], dst: &mut [u8]) -> EncodeResult {
         // SAFETY: the encoder's driver and kernels write `Slots` by its rules.
         #[allow(unsafe_code)]
         let dst = unsafe { slots(dst) };
