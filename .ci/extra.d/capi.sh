@@ -11,7 +11,8 @@
 #     shared library and run; the C tests again with -fsanitize=address,undefined (the C
 #     side instrumented, linked to the static library) and under Valgrind's memcheck;
 #  5. examples/c/textconv built through pkg-config; conversions, a round trip, and its
-#     failures (bad label, unencodable character, malformed input) leave no output file.
+#     failures (bad label, unencodable character, malformed input) leave no output file;
+#  6. the README's C example compiles and prints what it says.
 # Installs cc, c++, valgrind and pkg-config with apt-get if missing. About a minute on an
 # idle 2-core machine after the release build of the library (1-2 minutes cold).
 set -euo pipefail
@@ -157,5 +158,14 @@ leftovers=$(find "$work" -maxdepth 1 -name 'x[123]*' | wc -l)
 "$tc" -f sjis -t latin1 -e html examples/shift_jis.txt "$work/x4" && grep -q "&#12502;" "$work/x4" \
   || fail "textconv -e html"
 lap "textconv"
+
+# --- 6. the README's C example, as printed there
+awk '/^## From C and C\+\+/ { section = 1 } section && /^```c$/ { code = 1; next }
+  code && /^```$/ { exit } code { print }' README.md >"$work/readme.c"
+[ -s "$work/readme.c" ] || fail "no C example in the README's From C and C++ section"
+# shellcheck disable=SC2086
+cc -std=c11 "${strict[@]}" "$work/readme.c" $cflags -o "$work/readme" $libs || fail "the README's C example"
+[ "$("$work/readme")" = "日本" ] || fail "the README's C example does not print 日本"
+echo "README example: ok"
 
 echo "capi.sh: ok in $(($(date +%s) - started)) s"
