@@ -13,8 +13,10 @@
 #  5. examples/c/textconv built through pkg-config; conversions, a round trip, and its
 #     failures (bad label, unencodable character, malformed input) leave no output file;
 #  6. the README's C example compiles and prints what it says.
-# Installs cc, c++, valgrind and pkg-config with apt-get if missing. About a minute on an
-# idle 2-core machine after the release build of the library (1-2 minutes cold).
+# Installs cc, c++, make, valgrind and pkg-config with apt-get if missing. 20-35 s with
+# the library built; 104 s from an empty target directory on a busy 2-core machine
+# (60 s of it building xtask with cbindgen, which .ci/run's `cargo xtask gen` step has
+# already built, 25 s the release build of the library).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 
