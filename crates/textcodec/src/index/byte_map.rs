@@ -36,25 +36,32 @@ pub(crate) struct ByteMap<'a> {
     pub(crate) linear: LinearRange,
 }
 
-/// Bytes `lo..=hi` (all ≥ 0x80) map to `byte + offset` (wrapping `u16` arithmetic); an
-/// empty range has `lo > hi`.
+/// Bytes `lo..=hi` (all ≥ 0x80) but those of the hole `hole_lo..=hole_hi` map to
+/// `byte + offset` (wrapping `u16` arithmetic); the hole's bytes are errors. An empty range
+/// has `lo > hi`, an empty hole `hole_lo > hole_hi`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct LinearRange {
     pub(crate) lo: u8,
     pub(crate) hi: u8,
     pub(crate) offset: u16,
+    pub(crate) hole_lo: u8,
+    pub(crate) hole_hi: u8,
 }
 
-/// The longest run of bytes in 0x80..=0xFF whose units are `byte + offset` for one
-/// `offset` (the first such run on a tie), at compile time. The letters of most
-/// single-byte encodings lie in one: windows-1252's 0xA0..=0xFF (offset 0), windows-1251's
-/// 0xC0..=0xFF (Cyrillic А..я), ISO-8859-7's Greek, ISO-8859-8's Hebrew. A run holds no
-/// error byte, no surrogate and no C1 control (U+0080..=U+009F): the ISO-8859 encodings
-/// map 0x80..=0x9F to those, a run longer than their letters' and never seen in text.
-// Bounds: `b` and `start` stay in 0x80..=0x100 and index below 256 only while < 256.
+/// The range with the most bytes whose units are `byte + offset` for one `offset` (the
+/// first on a tie), at compile time: one run of such bytes, or two runs with the same
+/// offset and nothing but error bytes between them (the hole). The letters of most
+/// single-byte encodings lie in one: windows-1252's 0xA0..=0xFF (offset 0),
+/// windows-1251's 0xC0..=0xFF (Cyrillic А..я), ISO-8859-8's Hebrew; ISO-8859-7's Greek,
+/// ISO-8859-6's Arabic and windows-874's Thai are two runs around unmapped bytes. A run
+/// holds no error byte, no surrogate and no C1 control (U+0080..=U+009F): the ISO-8859
+/// encodings map 0x80..=0x9F to those, a run longer than their letters' and never seen
+/// in text.
+// Bounds: `b`, `start` and `k` stay in 0x80..=0x100 and index below 256 only while
+// < 256; `prev` holds a run's bytes (below 256) once set.
 #[allow(clippy::indexing_slicing, clippy::arithmetic_side_effects)]
 pub(crate) const fn linear_range(units: &[u16; 256]) -> LinearRange {
-    // Whether byte `b`'s unit can be in no run.
+    // Whether a unit can be in no run.
     const fn outside(unit: u16) -> bool {
         unit == 0 || (unit >= 0x80 && unit < 0xA0) || (unit >= 0xD800 && unit < 0xE000)
     }
@@ -62,8 +69,12 @@ pub(crate) const fn linear_range(units: &[u16; 256]) -> LinearRange {
         lo: 1,
         hi: 0,
         offset: 0,
+        hole_lo: 1,
+        hole_hi: 0,
     };
     let mut best_len = 0;
+    // The last run seen: (lo, hi, offset), empty while `lo > hi`.
+    let mut prev: (usize, usize, u16) = (1, 0, 0);
     let mut start = 0x80;
     let mut b = 0x80;
     while b <= 0x100 {
@@ -72,14 +83,40 @@ pub(crate) const fn linear_range(units: &[u16; 256]) -> LinearRange {
             || (b > start
                 && units[b].wrapping_sub(b as u16) != units[start].wrapping_sub(start as u16));
         if ends {
-            let ok_start = start < 0x100 && !outside(units[start]);
-            if ok_start && b - start > best_len {
-                best_len = b - start;
-                best = LinearRange {
-                    lo: start as u8,
-                    hi: (b - 1) as u8,
-                    offset: units[start].wrapping_sub(start as u16),
-                };
+            if start < b && !outside(units[start]) {
+                let (lo, hi) = (start, b - 1);
+                let offset = units[start].wrapping_sub(start as u16);
+                if b - start > best_len {
+                    best_len = b - start;
+                    best = LinearRange {
+                        lo: lo as u8,
+                        hi: hi as u8,
+                        offset,
+                        hole_lo: 1,
+                        hole_hi: 0,
+                    };
+                }
+                // With the run before, across a gap of error bytes only.
+                if prev.0 <= prev.1 && prev.2 == offset && prev.1 + 1 < lo {
+                    let mut gap_errors = true;
+                    let mut k = prev.1 + 1;
+                    while k < lo {
+                        gap_errors &= units[k] == 0;
+                        k += 1;
+                    }
+                    let len = (prev.1 + 1 - prev.0) + (b - start);
+                    if gap_errors && len > best_len {
+                        best_len = len;
+                        best = LinearRange {
+                            lo: prev.0 as u8,
+                            hi: hi as u8,
+                            offset,
+                            hole_lo: (prev.1 + 1) as u8,
+                            hole_hi: (lo - 1) as u8,
+                        };
+                    }
+                }
+                prev = (lo, hi, offset);
             }
             start = if b < 0x100 && outside(units[b]) {
                 b + 1

@@ -70,7 +70,7 @@ impl Planes {
     }
 }
 
-/// The table's linear range (its letters, mostly: `sink::linear_range`) in registers: a
+/// The table's linear range (its letters, mostly: `index::byte_map::linear_range`) in registers: a
 /// block of ASCII bytes and bytes of the range maps by arithmetic, without the sixteen
 /// lookups.
 struct Linear {
@@ -79,6 +79,9 @@ struct Linear {
     span: v128,
     offset: v128,
     empty: bool,
+    /// The hole's first byte and length - 1 (byte 0 alone, in no range, if it has none).
+    hole_lo: v128,
+    hole_span: v128,
 }
 
 impl Linear {
@@ -89,6 +92,12 @@ impl Linear {
             span: u8x16_splat(range.hi.wrapping_sub(range.lo)),
             offset: u16x8_splat(range.offset),
             empty: range.lo > range.hi,
+            hole_lo: u8x16_splat(if range.hole_lo > range.hole_hi {
+                0
+            } else {
+                range.hole_lo
+            }),
+            hole_span: u8x16_splat(range.hole_hi.saturating_sub(range.hole_lo)),
         }
     }
 
@@ -97,6 +106,9 @@ impl Linear {
     fn map(&self, bytes: v128) -> Option<(v128, v128)> {
         // In the range: `byte - lo <= hi - lo` (unsigned).
         let in_range = u8x16_le(u8x16_sub(bytes, self.lo), self.span);
+        // Not in the hole: its error bytes go to the lookups, which stop at them.
+        let in_hole = u8x16_le(u8x16_sub(bytes, self.hole_lo), self.hole_span);
+        let in_range = v128_andnot(in_range, in_hole);
         let ascii = i8x16_ge(bytes, i8x16_splat(0));
         if self.empty || !u8x16_all_true(v128_or(in_range, ascii)) {
             return None;

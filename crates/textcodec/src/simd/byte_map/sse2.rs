@@ -56,8 +56,9 @@ fn stops(b: u8, unit: u16) -> bool {
 ///
 /// SSE2 has no byte shuffle for the table lookups of the SSE4 and AVX2 kernels, but the
 /// letters of most single-byte encodings lie in one linear range (see
-/// [`crate::index::byte_map::linear_range`]): a block's ASCII bytes and bytes of the range
-/// (each to `byte + offset`) are mapped by arithmetic, and its few other bytes (up to
+/// [`crate::index::byte_map::linear_range`], perhaps around a hole of error bytes): a
+/// block's ASCII bytes and bytes of the range (each to `byte + offset`) are mapped by
+/// arithmetic, and its few other bytes (up to
 /// [`PATCH_MAX`]: Greek capitals, Thai vowels) looked up in the table and written over the
 /// arithmetic's lanes after the stores. A block with more other bytes (Central European
 /// Latin, KOI8's unordered Cyrillic) is looked up whole, which costs less than patching
@@ -82,12 +83,20 @@ pub(in crate::simd) fn to_utf16(src: &[u8], map: &ByteMap<'_>, dst: &mut Slots<u
     } else {
         (range.lo, range.hi, range.offset)
     };
+    // An empty hole is taken as byte 0 alone, which is in no range.
+    let (hole_lo, hole_hi) = if range.hole_lo > range.hole_hi {
+        (0, 0)
+    } else {
+        (range.hole_lo, range.hole_hi)
+    };
     // SAFETY: SSE2 is part of the x86-64 baseline.
-    let (lo, span, offset) = unsafe {
+    let (lo, span, offset, hole_lo, hole_span) = unsafe {
         (
             _mm_set1_epi8(lo as i8),
             _mm_set1_epi8((hi - lo) as i8),
             _mm_set1_epi16(offset as i16),
+            _mm_set1_epi8(hole_lo as i8),
+            _mm_set1_epi8((hole_hi - hole_lo) as i8),
         )
     };
     // The table's unit of the byte at `at`.
@@ -111,9 +120,13 @@ pub(in crate::simd) fn to_utf16(src: &[u8], map: &ByteMap<'_>, dst: &mut Slots<u
         }
         // SAFETY: SSE2 is part of the x86-64 baseline.
         let other = unsafe {
-            // In the range: `byte - lo <= hi - lo` (unsigned, as `min` keeps it).
+            // In the range: `byte - lo <= hi - lo` (unsigned, as `min` keeps it), and not
+            // in the hole (its error bytes are looked up, and stop).
             let from_lo = _mm_sub_epi8(v, lo);
             let in_range = _mm_cmpeq_epi8(_mm_min_epu8(from_lo, span), from_lo);
+            let from_hole = _mm_sub_epi8(v, hole_lo);
+            let in_hole = _mm_cmpeq_epi8(_mm_min_epu8(from_hole, hole_span), from_hole);
+            let in_range = _mm_andnot_si128(in_hole, in_range);
             let ascii = _mm_cmpgt_epi8(v, _mm_set1_epi8(-1));
             !(_mm_movemask_epi8(_mm_or_si128(in_range, ascii)) as u32) & 0xFFFF
         };

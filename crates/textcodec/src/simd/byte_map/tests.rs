@@ -106,6 +106,67 @@ fn every_kernel_matches_the_naive_oracle_across_lengths_errors_and_room() {
     }
 }
 
+/// A table whose linear range spans a hole of error bytes (as ISO-8859-6's Arabic and
+/// windows-874's Thai do): every kernel must stop at a hole byte although the range's
+/// arithmetic would map it.
+#[test]
+fn kernels_stop_at_the_error_bytes_of_a_linear_range_hole() {
+    let mut units = [0u16; 256];
+    for (b, slot) in units.iter_mut().enumerate() {
+        *slot = match b {
+            0..=0x7F => b as u16,
+            0xD0..=0xD3 => 0,                   // the hole
+            0xC0..=0xFF => 0x0600 + b as u16,   // two runs, one offset
+            _ => 0x2100 + (b * 37 % 64) as u16, // elsewhere: no run, looked up
+        };
+    }
+    let range = linear_range(&units);
+    assert_eq!(
+        (range.lo, range.hi, range.hole_lo, range.hole_hi),
+        (0xC0, 0xFF, 0xD0, 0xD3)
+    );
+    let utf8 = utf8_table(&units);
+    let map = ByteMap {
+        units: &units,
+        utf8: &utf8,
+        has_errors: has_error_bytes(&units),
+        linear: range,
+    };
+    for k in available_levels() {
+        for len in [15, 16, 17, 31, 32, 33, 64, 100] {
+            // Letters from both runs, spaces, now and then a byte outside the range.
+            let clean: Vec<u8> = (0..len)
+                .map(|i| match i % 9 {
+                    0 => b' ',
+                    4 => 0xA5,
+                    j => [0xC1, 0xCF, 0xD4, 0xFE][j % 4],
+                })
+                .collect();
+            for bad in (0..len).chain([usize::MAX]) {
+                let mut src = clean.clone();
+                if bad != usize::MAX {
+                    src[bad] = 0xD0 + (bad % 4) as u8;
+                }
+                let (expected, valid) = naive(&src, &units);
+                let mut wide = alloc::vec![0xAAAAu16; len];
+                let n = to_utf16_with(k, &src, &map, slots(&mut wide));
+                assert!(n <= valid, "{k:?} read {n} past the error at {valid}");
+                assert_eq!(&wide[..n], &expected[..n], "{k:?} utf16 {len} {bad}");
+                assert!(wide[n..].iter().all(|&u| u == 0xAAAA), "{k:?} wrote past");
+                let mut narrow = alloc::vec![0xAAu8; 3 * len];
+                let (read, written) = to_utf8_with(k, &src, &map, slots(&mut narrow));
+                assert!(read <= valid, "{k:?} read {read} past the error at {valid}");
+                let want = String::from_utf16(&expected[..read]).unwrap();
+                assert_eq!(
+                    &narrow[..written],
+                    want.as_bytes(),
+                    "{k:?} utf8 {len} {bad}"
+                );
+            }
+        }
+    }
+}
+
 /// What a kernel may read (`utf16`: into UTF-16, else UTF-8): nothing (levels without a kernel), or whole blocks up to
 /// the first error (taken exactly when its block is whole and, with ample room,
 /// reached).
@@ -685,7 +746,20 @@ fn linear_ranges_of_the_indexes() {
             }
         })
     };
-    let range = |lo, hi, offset| LinearRange { lo, hi, offset };
+    let range = |lo, hi, offset| LinearRange {
+        lo,
+        hi,
+        offset,
+        hole_lo: 1,
+        hole_hi: 0,
+    };
+    let holed = |lo, hi, offset, hole_lo, hole_hi| LinearRange {
+        lo,
+        hi,
+        offset,
+        hole_lo,
+        hole_hi,
+    };
     assert_eq!(
         linear_range(&decode(Encoding::Windows1252)),
         range(0xA0, 0xFF, 0)
@@ -699,13 +773,18 @@ fn linear_ranges_of_the_indexes() {
         linear_range(&decode(Encoding::Iso8859_8)),
         range(0xE0, 0xFA, 0x05D0 - 0xE0)
     );
+    // Two runs around unmapped bytes: Arabic, Greek, Thai.
     assert_eq!(
         linear_range(&decode(Encoding::Iso8859_6)),
-        range(0xC1, 0xDA, 0x0621 - 0xC1)
+        holed(0xC1, 0xF2, 0x0621 - 0xC1, 0xDB, 0xDF)
     );
     assert_eq!(
         linear_range(&decode(Encoding::Iso8859_7)),
-        range(0xD3, 0xFE, 0x03A3 - 0xD3)
+        holed(0xBE, 0xFE, 0x038E - 0xBE, 0xD2, 0xD2)
+    );
+    assert_eq!(
+        linear_range(&decode(Encoding::Windows874)),
+        holed(0xA1, 0xFB, 0x0E01 - 0xA1, 0xDB, 0xDE)
     );
     for e in Encoding::all()
         .iter()
@@ -716,6 +795,10 @@ fn linear_ranges_of_the_indexes() {
         let r = linear_range(&units);
         assert!(r.lo >= 0x80 && r.lo <= r.hi, "{e:?}: {r:?}");
         for b in r.lo..=r.hi {
+            if (r.hole_lo..=r.hole_hi).contains(&b) {
+                assert_eq!(units[usize::from(b)], 0, "{e:?} {b:x} in the hole");
+                continue;
+            }
             assert!(
                 !(0x80..0xA0).contains(&units[usize::from(b)]),
                 "{e:?} {b:x}"
