@@ -336,7 +336,9 @@ fn language(id: i32) -> Option<&'static (CString, CString)> {
 }
 
 /// A language's BCP 47 code (`"ru"`, `"zh"`): a static NUL-terminated string, or `NULL`
-/// for a number that is not a language (-1 included).
+/// for a number that is not a language (-1 included). The first call of this or
+/// `textcodec_language_name` copies the names into a table once (a few kilobytes, kept
+/// for the life of the process); so does `textcodec_binary_name` for its names.
 #[no_mangle]
 pub extern "C" fn textcodec_language_code(language_id: i32) -> *const c_char {
     language(language_id).map_or(core::ptr::null(), |l| l.0.as_ptr())
