@@ -8,6 +8,13 @@
  */
 export function createCore(instance, info) {
   const w = instance.exports;
+  // Intrinsics captured now: later changes to prototypes by other code change nothing here.
+  const uncurry = (fn) => Function.prototype.call.bind(fn);
+  const TypedArrayPrototype = Object.getPrototypeOf(Uint8Array.prototype);
+  const taSet = uncurry(TypedArrayPrototype.set);
+  const taSubarray = uncurry(TypedArrayPrototype.subarray);
+  const taSlice = uncurry(TypedArrayPrototype.slice);
+  const fromCharCodeApply = (units) => Reflect.apply(String.fromCharCode, null, units);
   const memory = w.memory;
   const HostTextDecoder = globalThis.TextDecoder;
   const HostTextEncoder = globalThis.TextEncoder;
@@ -29,6 +36,8 @@ export function createCore(instance, info) {
   const hostEncoder = !info.forceFromCharCode && typeof HostTextEncoder === 'function'
     ? new HostTextEncoder() : null;
   const hasEncodeInto = hostEncoder !== null && typeof hostEncoder.encodeInto === 'function';
+  const hostDecode = HostTextDecoder ? uncurry(HostTextDecoder.prototype.decode) : null;
+  const hostEncodeInto = hasEncodeInto ? uncurry(HostTextEncoder.prototype.encodeInto) : null;
 
   let buffer = memory.buffer;
   let u8 = new Uint8Array(buffer);
@@ -64,7 +73,7 @@ export function createCore(instance, info) {
   /** Copies bytes (a Uint8Array) into the scratch buffer; returns its address. */
   function putBytes(bytes) {
     const p = reserve(bytes.length);
-    u8.set(bytes, p);
+    taSet(u8, bytes, p);
     return p;
   }
 
@@ -77,7 +86,7 @@ export function createCore(instance, info) {
     if (hasEncodeInto) {
       // All-ASCII strings are common: copy them byte by byte for short inputs.
       const p = reserve(n * 3);
-      const { read, written } = hostEncoder.encodeInto(s, u8.subarray(p, p + n * 3));
+      const { read, written } = hostEncodeInto(hostEncoder, s, taSubarray(u8, p, p + n * 3));
       if (read !== n) throw new RangeError('textcodec: internal error (encodeInto)');
       return [p, written, 0];
     }
@@ -90,11 +99,11 @@ export function createCore(instance, info) {
   function fromUnits(ptr, len) {
     if (len === 0) return '';
     views();
-    if (utf16Host !== null) return utf16Host.decode(u8.subarray(ptr, ptr + 2 * len));
+    if (utf16Host !== null) return hostDecode(utf16Host, taSubarray(u8, ptr, ptr + 2 * len));
     const units = new Uint16Array(buffer, ptr, len);
     let s = '';
     for (let i = 0; i < len; i += 8192) {
-      s += String.fromCharCode.apply(null, units.subarray(i, Math.min(len, i + 8192)));
+      s += fromCharCodeApply(taSubarray(units, i, Math.min(len, i + 8192)));
     }
     return s;
   }
@@ -102,7 +111,7 @@ export function createCore(instance, info) {
   function fromUtf8(ptr, len) {
     if (len === 0) return '';
     views();
-    if (utf8Host !== null) return utf8Host.decode(u8.subarray(ptr, ptr + len));
+    if (utf8Host !== null) return hostDecode(utf8Host, taSubarray(u8, ptr, ptr + len));
     return utf8ToString(u8, ptr, len);
   }
 
@@ -117,7 +126,7 @@ export function createCore(instance, info) {
   function outputBytes() {
     views();
     const ptr = slot(0);
-    return u8.slice(ptr, ptr + slot(1));
+    return taSlice(u8, ptr, ptr + slot(1));
   }
 
   function lastString() {
@@ -156,9 +165,11 @@ export function createCore(instance, info) {
     if (id !== undefined) return id;
     id = -1;
     // Labels are ASCII; anything longer than the longest label plus whitespace is no label.
-    if (label.length <= 64) {
-      const [p, n] = putString(label);
-      id = w.tc_label(p, n);
+    // Labels are ASCII: a label with any other character names no encoding.
+    if (label.length <= 64 && !/[^\x00-\x7F]/.test(label)) {
+      const p = reserve(label.length);
+      for (let i = 0; i < label.length; i++) u8[p + i] = label.charCodeAt(i);
+      id = w.tc_label(p, label.length);
     }
     if (labelCache.size > 512) labelCache.clear();
     labelCache.set(label, id);
@@ -210,7 +221,7 @@ export function createCore(instance, info) {
     w, names, lowerNames, labelsOf, REPLACEMENT, UTF8, UTF16LE, UTF16BE, X_USER_DEFINED,
     simd: info.simd,
     stringPaths: { utf8: utf8Host !== null ? 'TextDecoder' : 'fromCharCode', utf16: utf16Host !== null ? 'TextDecoder' : 'fromCharCode', input: hasEncodeInto ? 'encodeInto' : 'charCodeAt' },
-    slice(p, n) { views(); return u8.slice(p, p + n); },
+    slice(p, n) { views(); return taSlice(u8, p, p + n); },
     slot, putBytes, putString, output, outputBytes, lastString, labelId, prefersUtf16,
     malformedMessage, unmappableMessage, kernel() { w.tc_kernel(); return lastString(); },
     numbers(count) { views(); return new Float64Array(buffer, w.tc_numbers(), count).slice(); },

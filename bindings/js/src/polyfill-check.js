@@ -22,7 +22,7 @@ export function installPolyfill(api) {
 const CHECKS = [
   // [label, bytes, expected]: cases engines have got wrong.
   ['windows-1252', [0x80, 0x81, 0x9F], '\u20AC\u0081\u0178'],
-  ['shift_jis', [0x80, 0x82, 0xA0, 0xFF], '\u0080\uFFFD\uFFFD'],
+  ['shift_jis', [0x80, 0x82, 0xA0, 0xFF], '\u0080\u3042\uFFFD'],
   ['gb18030', [0x81, 0x30, 0x81, 0x30, 0xA6, 0xD9], '\u0080\uFE10'],
   ['big5', [0x88, 0x62], '\u00CA\u0304'],
   ['iso-8859-2', [0xA1], '\u0104'],
