@@ -60,7 +60,7 @@ const forced = process.env.TEXTCODEC_WASM;
 const simd = forced === 'plain' ? false : forced === 'simd' ? true : WebAssembly.validate(SIMD_PROBE);
 const wasmFile = require('node:path').join(__dirname, '..', 'wasm', simd ? 'textcodec-simd.wasm' : 'textcodec.wasm');
 const instance = new WebAssembly.Instance(new WebAssembly.Module(require('node:fs').readFileSync(wasmFile)), {});
-const api = createApi(createCore(instance, { simd, forceFromCharCode: process.env.TEXTCODEC_STRINGS === 'fromCharCode' }));
+const api = createApi(createCore(instance, { simd, forceFromCharCode: process.env.TEXTCODEC_STRINGS === 'fromCharCode', prefer: process.env.TEXTCODEC_PREFER }));
 module.exports = api;
 `;
 const write = (name, text) => fs.writeFileSync(path.join(root, 'dist', name), header + text);

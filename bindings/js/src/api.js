@@ -54,8 +54,12 @@ export function createApi(core) {
     if (get === null) return false;
     try { get(value); return true; } catch { return false; }
   };
-  const isArrayBuffer = (v) => brand(arrayBufferByteLength, v);
-  const isSharedArrayBuffer = (v) => brand(sabByteLength, v);
+  // instanceof answers for this realm's buffers without an exception (a failed brand check
+  // throws, which costs microseconds); the brand checks cover other realms' buffers.
+  const isArrayBuffer = (v) => v instanceof ArrayBuffer ||
+    (!(SAB && v instanceof SAB) && typeof v === 'object' && v !== null && brand(arrayBufferByteLength, v));
+  const isSharedArrayBuffer = (v) => (SAB !== undefined && v instanceof SAB) ||
+    (!(v instanceof ArrayBuffer) && typeof v === 'object' && v !== null && brand(sabByteLength, v));
   const isUint8Array = (v) => isArrayBufferView(v) && typedArrayTag(v) === 'Uint8Array';
 
   function notResizable(context) {

@@ -33,5 +33,7 @@ export async function loadWasm() {
     }
   }
   const strings = globalThis.TEXTCODEC_STRINGS ?? globalThis.process?.env?.TEXTCODEC_STRINGS;
-  return { instance, simd, forceFromCharCode: strings === 'fromCharCode' };
+  // TEXTCODEC_PREFER=utf8|utf16: the core's output form for every encoding (bench/strings.mjs).
+  const prefer = globalThis.TEXTCODEC_PREFER ?? globalThis.process?.env?.TEXTCODEC_PREFER;
+  return { instance, simd, forceFromCharCode: strings === 'fromCharCode', prefer };
 }
