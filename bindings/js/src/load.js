@@ -20,7 +20,10 @@ export async function loadWasm() {
   const url = new URL(simd ? '../wasm/textcodec-simd.wasm' : '../wasm/textcodec.wasm', import.meta.url);
   let instance;
   if (url.protocol === 'file:') {
-    const fs = globalThis.process?.getBuiltinModule?.('node:fs') ?? (await import('node:fs'));
+    // getBuiltinModule (Node >= 20.16, Deno, Bun) or a computed import, which bundlers
+    // leave alone: the browser build never reaches this line.
+    const fsModule = 'node:fs';
+    const fs = globalThis.process?.getBuiltinModule?.(fsModule) ?? (await import(fsModule));
     instance = (await WebAssembly.instantiate(fs.readFileSync(url), {})).instance;
   } else {
     const response = await fetch(url);
