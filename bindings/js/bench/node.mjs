@@ -16,6 +16,8 @@ const exodusMulti = require('@exodus/bytes/multi-byte.js');
 const exodusSingle = require('@exodus/bytes/single-byte.js');
 const exodusEncoding = require('@exodus/bytes/encoding.js');
 const root = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
+// The native addon (bindings/node), when it has been built there: its TextDecoder.
+const addon = fs.existsSync(path.resolve(root, '../node/textcodec.node')) ? require('../../node/index.js') : null;
 const corpus = path.resolve(root, '../../bench-corpus');
 const quick = process.argv.includes('--quick');
 const jsonOut = process.argv.includes('--json') ? process.argv[process.argv.indexOf('--json') + 1] : null;
@@ -70,6 +72,7 @@ function peers(encoding) {
     out.iconvEncode = (s) => iconv.encode(s, e);
   }
   try { const td = new TextDecoder(e); out.nodeDecode = (b) => td.decode(b); } catch {}
+  if (addon) { const td = new addon.TextDecoder(e); out.addonDecode = (b) => td.decode(b); }
   return out;
 }
 
@@ -85,6 +88,7 @@ for (const [encoding, lang] of CASES) {
   if (p.iconvDecode) row.iconvDecode = speed(() => p.iconvDecode(bytes), bytes.length);
   if (p.exodusDecode) row.exodusDecode = speed(() => p.exodusDecode(bytes), bytes.length);
   if (p.nodeDecode) row.nodeDecode = speed(() => p.nodeDecode(bytes), bytes.length);
+  if (p.addonDecode) row.addonDecode = speed(() => p.addonDecode(bytes), bytes.length);
   if (encoding !== 'UTF-16LE' || true) {
     row.encode = speed(() => tc.encode(text, encoding, { errors: 'replace' }), bytes.length);
     if (p.iconvEncode) row.iconvEncode = speed(() => p.iconvEncode(text), bytes.length);
@@ -93,7 +97,7 @@ for (const [encoding, lang] of CASES) {
   rows.push(row);
   const f = (x) => (x === undefined ? '—' : x.toFixed(0));
   const r = (a, b) => (a === undefined || b === undefined ? '—' : `${(a / b).toFixed(2)}×`);
-  console.log(`${encoding.padEnd(13)} decode ${f(row.decode)} MB/s (TextDecoder ${f(row.textDecoder)}) | iconv-lite ${f(row.iconvDecode)} ${r(row.decode, row.iconvDecode)} | @exodus/bytes ${f(row.exodusDecode)} ${r(row.decode, row.exodusDecode)} | Node ${f(row.nodeDecode)} ${r(row.decode, row.nodeDecode)}` +
+  console.log(`${encoding.padEnd(13)} decode ${f(row.decode)} MB/s (TextDecoder ${f(row.textDecoder)}) | iconv-lite ${f(row.iconvDecode)} ${r(row.decode, row.iconvDecode)} | @exodus/bytes ${f(row.exodusDecode)} ${r(row.decode, row.exodusDecode)} | Node ${f(row.nodeDecode)} ${r(row.decode, row.nodeDecode)} | addon ${f(row.addonDecode)} ${r(row.decode, row.addonDecode)}` +
     ` || encode ${f(row.encode)} | iconv-lite ${f(row.iconvEncode)} ${r(row.encode, row.iconvEncode)} | @exodus/bytes ${f(row.exodusEncode)} ${r(row.encode, row.exodusEncode)}`);
 }
 
@@ -117,11 +121,12 @@ const smallRow = {
   iconv: perCall(() => ps.iconvDecode(small)),
   exodus: perCall(() => ps.exodusDecode(small)),
   node: perCall(() => ps.nodeDecode(small)),
+  addon: ps.addonDecode ? perCall(() => ps.addonDecode(small)) : undefined,
   encode: perCall(() => tc.encode('CSV行: 日本語', 'shift_jis')),
   iconvEncode: perCall(() => ps.iconvEncode('CSV行: 日本語')),
   exodusEncode: perCall(() => ps.exodusEncode('CSV行: 日本語')),
 };
-console.log(`24-byte Shift_JIS decode, ns/call: textcodec decode ${smallRow.decode.toFixed(0)}, TextDecoder ${smallRow.textDecoder.toFixed(0)}, iconv-lite ${smallRow.iconv.toFixed(0)}, @exodus/bytes ${smallRow.exodus.toFixed(0)}, Node ${smallRow.node.toFixed(0)}`);
+console.log(`24-byte Shift_JIS decode, ns/call: textcodec decode ${smallRow.decode.toFixed(0)}, TextDecoder ${smallRow.textDecoder.toFixed(0)}, iconv-lite ${smallRow.iconv.toFixed(0)}, @exodus/bytes ${smallRow.exodus.toFixed(0)}, Node ${smallRow.node.toFixed(0)}, addon ${smallRow.addon?.toFixed(0) ?? '—'}`);
 console.log(`11-character Shift_JIS encode, ns/call: textcodec ${smallRow.encode.toFixed(0)}, iconv-lite ${smallRow.iconvEncode.toFixed(0)}, @exodus/bytes ${smallRow.exodusEncode.toFixed(0)}`);
 
 // First call: a fresh process loads the module and decodes Shift_JIS once (median of 5).
