@@ -202,7 +202,7 @@ export function createApi(core) {
   /** UTF-8 bytes of a string (USVString conversion included), through the core. */
   function utf8Encode(s) {
     if (s.length === 0) return new Uint8Array(0);
-    const [p, n, utf16] = core.putString(s);
+    const [p, n, utf16] = core.putString(s, true);
     // The host's encodeInto already wrote the UTF-8 into the core's memory.
     if (!utf16) return core.slice(p, n);
     w.tc_encode(UTF8, 2, p, n, 1);

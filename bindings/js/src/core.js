@@ -47,6 +47,8 @@ export function createCore(instance, info) {
   let buffer = memory.buffer;
   let u8 = new Uint8Array(buffer);
   let u32 = new Uint32Array(buffer);
+  const ucs2Write = ucs2Slice !== null && typeof NodeBuffer.prototype.ucs2Write === 'function'
+    ? uncurry(NodeBuffer.prototype.ucs2Write) : null;
   let nodeView = ucs2Slice !== null ? NodeBuffer.from(buffer) : null;
   const resultBase = w.tc_result() >>> 2;
   function views() {
@@ -88,8 +90,15 @@ export function createCore(instance, info) {
    * Writes a string into the scratch buffer as UTF-8 (lone surrogates become U+FFFD)
    * or, without a host TextEncoder, as UTF-16 code units. Returns [address, length, utf16].
    */
-  function putString(s) {
+  function putString(s, utf8 = false) {
     const n = s.length;
+    if (ucs2Write !== null && !utf8) {
+      // Node and Bun: the code units as they are (the core's encoders take UTF-16 and turn
+      // lone surrogates into U+FFFD), a copy rather than a transcoding.
+      const p = reserve(n * 2);
+      ucs2Write(nodeView, s, p, n * 2);
+      return [p, n, 1];
+    }
     if (hasEncodeInto) {
       // All-ASCII strings are common: copy them byte by byte for short inputs.
       const p = reserve(n * 3);
@@ -235,7 +244,7 @@ export function createCore(instance, info) {
   return {
     w, names, lowerNames, labelsOf, REPLACEMENT, UTF8, UTF16LE, UTF16BE, X_USER_DEFINED,
     simd: info.simd,
-    stringPaths: { utf8: utf8Host !== null ? 'TextDecoder' : 'fromCharCode', utf16: ucs2Slice !== null ? 'Buffer#ucs2Slice' : utf16Host !== null ? 'TextDecoder' : 'fromCharCode', input: hasEncodeInto ? 'encodeInto' : 'charCodeAt' },
+    stringPaths: { utf8: utf8Host !== null ? 'TextDecoder' : 'fromCharCode', utf16: ucs2Slice !== null ? 'Buffer#ucs2Slice' : utf16Host !== null ? 'TextDecoder' : 'fromCharCode', input: ucs2Write !== null ? 'Buffer#ucs2Write' : hasEncodeInto ? 'encodeInto' : 'charCodeAt' },
     slice(p, n) { views(); return taSlice(u8, p, p + n); },
     slot, putBytes, putString, output, outputBytes, lastString, labelId, prefersUtf16,
     malformedMessage, unmappableMessage, kernel() { w.tc_kernel(); return lastString(); },
