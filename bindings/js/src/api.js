@@ -31,6 +31,10 @@ export function createApi(core) {
   const isArrayBufferView = ArrayBuffer.isView;
 
   const { w, names, lowerNames, REPLACEMENT, UTF8 } = core;
+  // The library's ISO-2022-JP encoder is about twice as fast from UTF-8 as from UTF-16
+  // (159 against 80 MB/s, one process): its input goes in as UTF-8 even where a UTF-16 copy
+  // is available.
+  const ISO_2022_JP = names.indexOf('ISO-2022-JP');
   const EMPTY = new Uint8Array(0);
 
   // ---- Web IDL conversions
@@ -508,7 +512,7 @@ export function createApi(core) {
     const s = stringArgument(string, context);
     const id = encodingId(label, context);
     const mode = legacyEncodeMode(options, context);
-    const [p, n, utf16] = s.length === 0 ? [0, 0, 0] : core.putString(s);
+    const [p, n, utf16] = s.length === 0 ? [0, 0, 0] : core.putString(s, id === ISO_2022_JP);
     const status = w.tc_encode(id, mode, p, n, utf16);
     if (status === 2) throw noEncoder(id, context);
     if (status === 1) throw new TypeError(`${context}: ${core.unmappableMessage(id, s, utf16, 0)}`);
@@ -595,7 +599,7 @@ export function createApi(core) {
           s = s.slice(0, -1);
         }
       }
-      const [p, n, utf16] = s.length === 0 ? [0, 0, 0] : core.putString(s);
+      const [p, n, utf16] = s.length === 0 ? [0, 0, 0] : core.putString(s, this.#id === ISO_2022_JP);
       const status = w.tc_encoder_encode(this.#h, p, n, utf16, stream ? 0 : 1);
       if (status === 1) {
         const message = `${context}: ${core.unmappableMessage(this.#id, s, utf16, 0)}` +
