@@ -96,6 +96,7 @@ for (const build of ['simd', 'plain']) {
   step('deno', `Deno, wasm ${build}: test/suite.js`, bin('deno'), ['run', '--allow-read', '--allow-env', 'test/run-suite.mjs'], { TEXTCODEC_WASM: build, NO_COLOR: '1' }, { capture: true });
   step('bun', `Bun, wasm ${build}: test/suite.js`, bin('bun'), ['test/run-suite.mjs'], { TEXTCODEC_WASM: build }, { capture: true });
 }
+step('deno', 'TypeScript declarations: deno check test/types.ts', bin('deno'), ['check', 'test/types.ts'], { NO_COLOR: '1' }, { capture: true });
 step('chromium', 'Chromium: test/suite.js (simd128 and plain) and the Shift_JIS CSV demo', process.execPath, ['test/browser/run.mjs']);
 
 console.log(`\nnpm test: all passed in ${((Date.now() - all) / 1000).toFixed(1)} s\n  ${timings.join('\n  ')}`);
