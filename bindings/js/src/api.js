@@ -417,7 +417,10 @@ export function createApi(core) {
       throw new TypeError(`${context}: the encoding label must be a string, got ${describe(label)}`);
     }
     const id = core.labelId(label);
-    if (id < 0) throw new RangeError(`${context}: "${label}" is not an encoding label of the Encoding Standard`);
+    if (id < 0) {
+      const shown = label.length > 40 ? `${label.slice(0, 40)}…" (${label.length} characters)` : `${label}"`;
+      throw new RangeError(`${context}: "${shown} is not an encoding label of the Encoding Standard`);
+    }
     return id;
   }
 

@@ -238,7 +238,10 @@ export function createCore(instance, info) {
         index += c > 0xFFFF ? 2 : 1;
       }
     }
-    return `${cpText} at index ${index} cannot be encoded in ${names[id]}`;
+    const unit = text.charCodeAt(index);
+    const lone = cp === 0xFFFD && unit >= 0xD800 && unit <= 0xDFFF
+      ? ` (a lone surrogate, U+${unit.toString(16).toUpperCase()}, is U+FFFD when encoded)` : '';
+    return `${cpText} at index ${index} cannot be encoded in ${names[id]}${lone}`;
   }
 
   return {

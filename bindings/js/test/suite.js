@@ -174,6 +174,8 @@ export function cases(tc, vectors) {
     throws(() => d.decode(new Uint8Array([0x43, 0xC0])), TypeError, /at byte 3/, 'stream offsets');
     equalText(d.decode(new Uint8Array([0x44])), 'D', 'the decoder starts afresh after an error');
     throws(() => new tc.Encoder('utf-16le-bogus'), RangeError, null, 'Encoder label');
+    throws(() => tc.decode(new Uint8Array(1), 'x'.repeat(100)), RangeError, /"x{40}…" \(100 characters\) is not/, 'long label');
+    throws(() => tc.encode('ab\uD800', 'windows-1252'), TypeError, /U\+FFFD at index 2 .*lone surrogate, U\+D800/, 'lone surrogate');
     const e = new tc.Encoder('windows-1252');
     e.encode('ab', { stream: true });
     throws(() => e.encode('c\u4E2D'), TypeError, /U\+4E2D at index 1 .*2 code units came before/, 'encoder chunk');
