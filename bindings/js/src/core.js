@@ -90,8 +90,20 @@ export function createCore(instance, info) {
    * Writes a string into the scratch buffer as UTF-8 (lone surrogates become U+FFFD)
    * or, without a host TextEncoder, as UTF-16 code units. Returns [address, length, utf16].
    */
-  function putString(s, utf8 = false) {
+  /**
+   * Writes a string into the scratch buffer. `form`: "utf8" (always through the host's
+   * encodeInto), "units" (code units, copied one by one where there is no ucs2Write), or
+   * the default: code units where Buffer#ucs2Write copies them, else UTF-8.
+   */
+  function putString(s, form = '') {
     const n = s.length;
+    const utf8 = form === 'utf8';
+    if (form === 'units' && ucs2Write === null && info.unitsByLoop !== false) {
+      const p = reserve(n * 2);
+      const units = new Uint16Array(buffer, p, n);
+      for (let i = 0; i < n; i++) units[i] = s.charCodeAt(i);
+      return [p, n, 1];
+    }
     if (ucs2Write !== null && !utf8) {
       // Node and Bun: the code units as they are (the core's encoders take UTF-16 and turn
       // lone surrogates into U+FFFD), a copy rather than a transcoding.
@@ -100,7 +112,6 @@ export function createCore(instance, info) {
       return [p, n, 1];
     }
     if (hasEncodeInto) {
-      // All-ASCII strings are common: copy them byte by byte for short inputs.
       const p = reserve(n * 3);
       const { read, written } = hostEncodeInto(hostEncoder, s, taSubarray(u8, p, p + n * 3));
       if (read !== n) throw new RangeError('textcodec: internal error (encodeInto)');
