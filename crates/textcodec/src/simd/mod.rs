@@ -11,6 +11,10 @@
 //!   to UTF-16.
 //! - [`utf16`]: UTF-16 (units, or bytes in either order) to UTF-8 and to code units,
 //!   whole characters only, stopping at lone surrogates.
+//! - [`scan`]: counting and scanning without output (code points, UTF-16 length of
+//!   UTF-8 and UTF-8 length of UTF-16, lone surrogates, bytes or units below a bound).
+//! - [`latin1`]: Latin-1 (bytes as U+0000–U+00FF) to UTF-16 and UTF-8, and back from
+//!   UTF-16.
 //! - `once` (`compact` build): tables built on first use and kept, behind an atomic
 //!   pointer.
 //! - `vector`: the vector types of every SIMD level behind one trait, over which the
@@ -34,9 +38,12 @@ pub(crate) mod ascii;
 pub(crate) mod byte_map;
 pub(crate) mod dispatch;
 pub(crate) mod double_byte;
+pub(crate) mod latin1;
 pub(crate) mod level;
 #[cfg(feature = "compact")]
 pub(crate) mod once;
+pub(crate) mod scan;
+pub(crate) mod slices;
 pub(crate) mod utf16;
 pub(crate) mod utf8;
 #[cfg(any(
