@@ -449,8 +449,7 @@ pub fn is_latin1_utf16(src: &[u16]) -> bool {
 // Bounds: at most `2 * src.len()`, which fits a `usize`.
 #[allow(clippy::arithmetic_side_effects)]
 pub fn utf8_len_from_latin1(src: &[u8]) -> usize {
-    // One pass the compiler vectorizes (compare, add).
-    src.len() + src.iter().filter(|&&b| b >= 0x80).count()
+    src.len() + scan::non_ascii_count(src)
 }
 
 // ---------------------------------------------------------------------------------------

@@ -195,6 +195,8 @@ primitives! {
         fn utf8_char_count(src: &[u8]) -> (usize, usize), has_utf8_char_count;
         /// UTF-16 length of UTF-8 in whole vectors: (bytes read, units).
         fn utf8_utf16_len(src: &[u8]) -> (usize, usize), has_utf8_utf16_len;
+        /// Bytes from 0x80 on in whole vectors: (bytes read, count).
+        fn non_ascii_count(src: &[u8]) -> (usize, usize), has_non_ascii_count;
         /// UTF-8 length of UTF-16 in whole vectors, surrogates as two bytes each: (units
         /// read, bytes).
         fn utf16_utf8_len(src: &[u16]) -> (usize, usize), has_utf16_utf8_len;
@@ -239,6 +241,7 @@ const SCALAR: Level = Level {
     pairs_to_utf8: None,
     utf8_char_count: None,
     utf8_utf16_len: None,
+    non_ascii_count: None,
     utf16_utf8_len: None,
     utf16_valid_prefix_len: None,
     prefix_len_below: None,
@@ -261,6 +264,7 @@ const SSE2: Level = Level {
     x_user_defined_to_utf16: some!(byte_map::sse2, x_user_defined_to_utf16),
     utf8_char_count: some!(scan::sse2, utf8_char_count),
     utf8_utf16_len: some!(scan::sse2, utf8_utf16_len),
+    non_ascii_count: some!(scan::sse2, non_ascii_count),
     utf16_utf8_len: some!(scan::sse2, utf16_utf8_len),
     utf16_valid_prefix_len: some!(scan::sse2, utf16_valid_prefix_len),
     prefix_len_below: some!(scan::sse2, prefix_len_below),
@@ -306,6 +310,7 @@ const AVX2: Level = Level {
     pairs_to_utf8: some!(double_byte::avx2, to_utf8),
     utf8_char_count: some!(scan::avx2, utf8_char_count),
     utf8_utf16_len: some!(scan::avx2, utf8_utf16_len),
+    non_ascii_count: some!(scan::avx2, non_ascii_count),
     utf16_utf8_len: some!(scan::avx2, utf16_utf8_len),
     utf16_valid_prefix_len: some!(scan::avx2, utf16_valid_prefix_len),
     prefix_len_below: some!(scan::avx2, prefix_len_below),
@@ -337,6 +342,12 @@ const AVX512: Level = Level {
     pairs_to_utf16: some!(double_byte::avx512, to_utf16),
     pairs_to_utf8: some!(double_byte::avx512, to_utf8),
     latin1_to_utf8: some!(latin1::avx512, to_utf8),
+    latin1_to_utf16: some!(latin1::avx512, to_utf16),
+    utf8_char_count: some!(scan::avx512, utf8_char_count),
+    utf8_utf16_len: some!(scan::avx512, utf8_utf16_len),
+    non_ascii_count: some!(scan::avx512, non_ascii_count),
+    utf16_utf8_len: some!(scan::avx512, utf16_utf8_len),
+    utf16_valid_prefix_len: some!(scan::avx512, utf16_valid_prefix_len),
     ..AVX2
 };
 
@@ -378,6 +389,8 @@ const NEON: Level = Level {
     #[cfg(target_endian = "little")]
     utf8_utf16_len: some!(scan::neon, utf8_utf16_len),
     #[cfg(target_endian = "little")]
+    non_ascii_count: some!(scan::neon, non_ascii_count),
+    #[cfg(target_endian = "little")]
     utf16_utf8_len: some!(scan::neon, utf16_utf8_len),
     #[cfg(target_endian = "little")]
     utf16_valid_prefix_len: some!(scan::neon, utf16_valid_prefix_len),
@@ -413,6 +426,7 @@ const SIMD128: Level = Level {
     x_user_defined_to_utf16: some!(byte_map::simd128, x_user_defined_to_utf16),
     utf8_char_count: some!(scan::simd128, utf8_char_count),
     utf8_utf16_len: some!(scan::simd128, utf8_utf16_len),
+    non_ascii_count: some!(scan::simd128, non_ascii_count),
     utf16_utf8_len: some!(scan::simd128, utf16_utf8_len),
     utf16_valid_prefix_len: some!(scan::simd128, utf16_valid_prefix_len),
     prefix_len_below: some!(scan::simd128, prefix_len_below),

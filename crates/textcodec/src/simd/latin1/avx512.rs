@@ -1,7 +1,8 @@
 use crate::simd::{out_ptr, Slots};
 use core::arch::x86_64::*;
 
-/// Latin-1 → UTF-8, 32 bytes per step: an ASCII step is stored as it is; otherwise each
+/// Latin-1 → UTF-8, 64 bytes per step where they are ASCII (stored as they are), else
+/// 32: otherwise each
 /// byte is widened to a `u16` lane holding its UTF-8 (lead `0xC0 | b >> 6` in the low
 /// byte, trail `0x80 | b & 0x3F` in the high one; an ASCII byte alone), and
 /// `vpcompressb` keeps every low byte and the high byte of the non-ASCII lanes. Stops
@@ -12,7 +13,8 @@ use core::arch::x86_64::*;
 /// The CPU must support AVX2, BMI2, POPCNT and AVX-512 F/BW/VL/VBMI2.
 #[target_feature(enable = "avx2,bmi2,popcnt,avx512f,avx512bw,avx512vl,avx512vbmi2")]
 // Hot loop. Bounds: a step runs only while `i + 32 <= src.len()` and `written + 64 <=
-// dst.len()`, reads `src[i..i + 32]` and writes at most 64 bytes from `written`; `n` is
+// dst.len()`, reads `src[i..i + 32]` (or `i + 64`, checked) and writes at most 64 bytes
+// from `written`; `n` is
 // 32 plus the non-ASCII bytes (at most 64), so `64 - n` is in 0..=32.
 #[allow(clippy::arithmetic_side_effects)]
 pub(crate) unsafe fn to_utf8(src: &[u8], dst: &mut Slots<u8>) -> (usize, usize) {
@@ -24,6 +26,17 @@ pub(crate) unsafe fn to_utf8(src: &[u8], dst: &mut Slots<u8>) -> (usize, usize) 
     );
     let (mut i, mut written) = (0, 0);
     while i + 32 <= src.len() && written + 64 <= dst.len() {
+        if i + 64 <= src.len() {
+            // SAFETY: `i + 64 <= src.len()`.
+            let v = unsafe { _mm512_loadu_si512(s.add(i).cast()) };
+            if _mm512_movepi8_mask(v) == 0 {
+                // SAFETY: `written + 64 <= dst.len()`.
+                unsafe { _mm512_storeu_si512(d.add(written).cast(), v) };
+                i += 64;
+                written += 64;
+                continue;
+            }
+        }
         // SAFETY: `i + 32 <= src.len()`.
         let b = unsafe { _mm256_loadu_si256(s.add(i).cast()) };
         let high = _mm256_movemask_epi8(b) as u32;
@@ -49,4 +62,38 @@ pub(crate) unsafe fn to_utf8(src: &[u8], dst: &mut Slots<u8>) -> (usize, usize) 
         written += n as usize;
     }
     (i, written)
+}
+
+/// Latin-1 → UTF-16, 32 bytes per vector (`vpmovzxbw` to one 64-byte store), two per
+/// step. Returns the bytes done.
+///
+/// # Safety
+/// The CPU must support AVX-512 F/BW.
+#[target_feature(enable = "avx2,avx512f,avx512bw")]
+// Bounds: `i` advances by 64 or 32 while that many bytes are left in both `src` and
+// `dst` (`n`); the stores write `dst[i..i + 64]` or `dst[i..i + 32]` (units).
+#[allow(clippy::arithmetic_side_effects)]
+pub(crate) unsafe fn to_utf16(src: &[u8], dst: &mut Slots<u16>) -> usize {
+    let n = src.len().min(dst.len());
+    let (s, d) = (src.as_ptr(), out_ptr(dst));
+    let mut i = 0;
+    while i + 64 <= n {
+        // SAFETY: see Bounds.
+        unsafe {
+            let a = _mm256_loadu_si256(s.add(i).cast());
+            let b = _mm256_loadu_si256(s.add(i + 32).cast());
+            _mm512_storeu_si512(d.add(i).cast(), _mm512_cvtepu8_epi16(a));
+            _mm512_storeu_si512(d.add(i + 32).cast(), _mm512_cvtepu8_epi16(b));
+        }
+        i += 64;
+    }
+    if i + 32 <= n {
+        // SAFETY: see Bounds.
+        unsafe {
+            let a = _mm256_loadu_si256(s.add(i).cast());
+            _mm512_storeu_si512(d.add(i).cast(), _mm512_cvtepu8_epi16(a));
+        }
+        i += 32;
+    }
+    i
 }

@@ -14,6 +14,11 @@ pub(crate) fn utf8_utf16_len(src: &[u8]) -> (usize, usize) {
 }
 
 #[target_feature(enable = "avx2")]
+pub(crate) fn non_ascii_count(src: &[u8]) -> (usize, usize) {
+    generic::non_ascii_count(Isa::avx2(), src)
+}
+
+#[target_feature(enable = "avx2")]
 pub(crate) fn utf16_utf8_len(src: &[u16]) -> (usize, usize) {
     generic::utf16_utf8_len(Isa::avx2(), src)
 }

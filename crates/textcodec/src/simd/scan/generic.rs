@@ -5,9 +5,13 @@
 
 use crate::simd::vector::{Isa, Vector};
 
-/// Steps between two sums of the per-lane counters: a step adds at most 2 to a lane, so
-/// an 8-bit lane holds 127 steps.
-const FLUSH: usize = 127;
+/// Bytes per step of the counting loop.
+const STEP: usize = 64;
+
+/// Steps between two sums of the per-lane counters: a vector adds at most 2 to a lane of
+/// one of two counters, and a step is at most four vectors (two per counter), so an 8-bit
+/// lane holds 63 steps.
+const FLUSH: usize = 63;
 
 /// The lanes of `acc` added up: bytes, or (`wide`) little-endian `u16` lanes.
 #[inline(always)]
@@ -29,13 +33,14 @@ fn lanes_sum<V: Vector>(acc: V, wide: bool) -> usize {
 }
 
 /// Counts over the whole vectors of the `len` bytes at `p`: `step(acc, v)` returns `acc`
-/// with at most 2 added to each lane (byte lanes, or `u16` lanes when `wide`). Returns
-/// (bytes read, count).
+/// with at most 2 added to each lane (byte lanes, or `u16` lanes when `wide`). Two
+/// counters take alternate vectors (two chains of dependent adds instead of one).
+/// Returns (bytes read, count).
 ///
 /// # Safety
 /// `p .. p + len` must be readable.
-// Bounds: `i` advances by `LANES` while `i + LANES <= len`; the count is at most twice
-// the lanes read.
+// Bounds: `i` advances by `STEP` while `i + STEP <= len` and by `LANES` while `i + LANES
+// <= len`; the count is at most twice the lanes read.
 #[allow(clippy::arithmetic_side_effects)]
 #[inline(always)]
 unsafe fn count<V: Vector>(
@@ -47,34 +52,41 @@ unsafe fn count<V: Vector>(
 ) -> (usize, usize) {
     let zero = V::splat(isa, 0);
     let (mut i, mut total) = (0, 0);
-    while i + V::LANES <= len {
-        let mut acc = zero;
+    while i + STEP <= len {
+        let (mut even, mut odd) = (zero, zero);
         let mut steps = 0;
-        while steps < FLUSH && i + V::LANES <= len {
-            // SAFETY: `i + LANES <= len` (the caller's guarantee covers `p .. p + len`).
-            acc = step(acc, unsafe { V::load(isa, p.add(i)) });
-            i += V::LANES;
+        while steps < FLUSH && i + STEP <= len {
+            let mut k = 0;
+            while k < STEP {
+                // SAFETY: `i + k + 2 * LANES <= i + STEP <= len`.
+                unsafe {
+                    even = step(even, V::load(isa, p.add(i + k)));
+                    odd = step(odd, V::load(isa, p.add(i + k + V::LANES)));
+                }
+                k += 2 * V::LANES;
+            }
+            i += STEP;
             steps += 1;
         }
-        total += lanes_sum(acc, wide);
+        total += lanes_sum(even, wide) + lanes_sum(odd, wide);
     }
-    (i, total)
+    let mut acc = zero;
+    while i + V::LANES <= len {
+        // SAFETY: `i + LANES <= len`.
+        acc = step(acc, unsafe { V::load(isa, p.add(i)) });
+        i += V::LANES;
+    }
+    (i, total + lanes_sum(acc, wide))
 }
 
-/// The UTF-8 continuation bytes (0x80–0xBF) of `v`, as a lane mask.
-#[inline(always)]
-fn continuations<V: Vector>(isa: Isa<V>, v: V) -> V {
-    v.ge8(V::splat(isa, 0x80)).xor(v.ge8(V::splat(isa, 0xC0)))
-}
-
-/// (Bytes read, bytes that are not continuation bytes).
+/// (Bytes read, bytes that are not continuation bytes: above -65 as `i8`).
 #[inline(always)]
 pub(super) fn utf8_char_count<V: Vector>(isa: Isa<V>, src: &[u8]) -> (usize, usize) {
-    let ones = V::splat(isa, 0xFF);
+    let lead = V::splat(isa, -65i8 as u8);
     // SAFETY: `src` is readable.
     unsafe {
         count(isa, src.as_ptr(), src.len(), false, |acc, v| {
-            acc.sub8(continuations(isa, v).xor(ones))
+            acc.sub8(v.gt8_signed(lead))
         })
     }
 }
@@ -83,11 +95,23 @@ pub(super) fn utf8_char_count<V: Vector>(isa: Isa<V>, src: &[u8]) -> (usize, usi
 /// from 0xF0 on).
 #[inline(always)]
 pub(super) fn utf8_utf16_len<V: Vector>(isa: Isa<V>, src: &[u8]) -> (usize, usize) {
-    let (ones, f0) = (V::splat(isa, 0xFF), V::splat(isa, 0xF0));
+    let (lead, four) = (V::splat(isa, -65i8 as u8), V::splat(isa, 0xF0));
     // SAFETY: `src` is readable.
     unsafe {
         count(isa, src.as_ptr(), src.len(), false, |acc, v| {
-            acc.sub8(continuations(isa, v).xor(ones)).sub8(v.ge8(f0))
+            acc.sub8(v.gt8_signed(lead)).sub8(v.ge8(four))
+        })
+    }
+}
+
+/// (Bytes read, bytes from 0x80 on: below 0 as `i8`).
+#[inline(always)]
+pub(super) fn non_ascii_count<V: Vector>(isa: Isa<V>, src: &[u8]) -> (usize, usize) {
+    let zero = V::splat(isa, 0);
+    // SAFETY: `src` is readable.
+    unsafe {
+        count(isa, src.as_ptr(), src.len(), false, |acc, v| {
+            acc.sub8(zero.gt8_signed(v))
         })
     }
 }

@@ -45,6 +45,19 @@ pub(crate) fn utf8_utf16_len_with(k: &Level, src: &[u8]) -> usize {
     n + scalar::utf8_utf16_len(&src[read..])
 }
 
+/// Bytes of `src` from 0x80 on (the UTF-8 length of Latin-1 is `src.len()` plus this).
+#[inline]
+pub(crate) fn non_ascii_count(src: &[u8]) -> usize {
+    non_ascii_count_with(level(), src)
+}
+
+// Bounds: as for `utf8_char_count_with`.
+#[allow(clippy::indexing_slicing, clippy::arithmetic_side_effects)]
+pub(crate) fn non_ascii_count_with(k: &Level, src: &[u8]) -> usize {
+    let (read, n) = k.non_ascii_count(src).unwrap_or((0, 0));
+    n + scalar::non_ascii_count(&src[read..])
+}
+
 /// UTF-8 length of `src` with every surrogate counted as two bytes: exact for
 /// well-formed UTF-16 (a pair is four bytes), one less per lone surrogate than its
 /// U+FFFD takes.
@@ -151,6 +164,11 @@ pub(super) mod sse2;
 
 #[cfg(target_arch = "x86_64")]
 pub(super) mod avx2;
+
+/// AVX-512: the counts as `vpcmpb`/`vpcmpw` masks and `popcnt`, 64 bytes per vector; the
+/// well-formed UTF-16 prefix 32 units per vector.
+#[cfg(target_arch = "x86_64")]
+pub(super) mod avx512;
 
 #[cfg(all(target_arch = "aarch64", target_endian = "little"))]
 pub(super) mod neon;

@@ -17,6 +17,10 @@ pub(crate) fn utf8_utf16_len(src: &[u8]) -> (usize, usize) {
     generic::utf8_utf16_len(isa(), src)
 }
 
+pub(crate) fn non_ascii_count(src: &[u8]) -> (usize, usize) {
+    generic::non_ascii_count(isa(), src)
+}
+
 pub(crate) fn utf16_utf8_len(src: &[u16]) -> (usize, usize) {
     generic::utf16_utf8_len(isa(), src)
 }

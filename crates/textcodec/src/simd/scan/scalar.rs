@@ -55,3 +55,7 @@ pub(crate) fn prefix_len_below(src: &[u8], bound: u8) -> usize {
 pub(crate) fn utf16_prefix_len_below(src: &[u16], bound: u16) -> usize {
     src.iter().position(|&u| u >= bound).unwrap_or(src.len())
 }
+
+pub(crate) fn non_ascii_count(src: &[u8]) -> usize {
+    src.iter().filter(|&&b| b >= 0x80).count()
+}

@@ -87,6 +87,7 @@ fn the_counts_match_the_naive_oracles_at_every_level() {
         let leads = alloc::vec![0xF0u8; 70_000];
         assert_eq!(utf8_utf16_len_with(k, &leads), 140_000, "{k:?}");
         assert_eq!(utf8_char_count_with(k, &leads), 70_000, "{k:?}");
+        assert_eq!(non_ascii_count_with(k, &leads), 70_000, "{k:?}");
         let wide = alloc::vec![0xFFFFu16; 70_000];
         assert_eq!(utf16_utf8_len_with(k, &wide), 210_000, "{k:?}");
     }

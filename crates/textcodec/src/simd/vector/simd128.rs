@@ -109,6 +109,11 @@ impl Vector for Simd128 {
     }
 
     #[inline(always)]
+    fn gt8_signed(self, other: Self) -> Self {
+        Simd128(i8x16_gt(self.0, other.0))
+    }
+
+    #[inline(always)]
     fn sub8(self, other: Self) -> Self {
         Simd128(u8x16_sub(self.0, other.0))
     }
