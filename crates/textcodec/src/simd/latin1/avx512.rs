@@ -1,65 +1,93 @@
 use crate::simd::{out_ptr, Slots};
 use core::arch::x86_64::*;
 
-/// Latin-1 → UTF-8, 64 bytes per step where they are ASCII (stored as they are), else
-/// 32: otherwise each
-/// byte is widened to a `u16` lane holding its UTF-8 (lead `0xC0 | b >> 6` in the low
-/// byte, trail `0x80 | b & 0x3F` in the high one; an ASCII byte alone), and
-/// `vpcompressb` keeps every low byte and the high byte of the non-ASCII lanes. Stops
-/// with fewer than 32 bytes left or 64 bytes of room. Returns (bytes read, bytes
-/// written).
+/// `vpermt2b` indexes that interleave the first (`[0]`) or last (`[1]`) 32 bytes of two
+/// vectors `a` and `b`: `a[j]`, `b[j]`, `a[j + 1]`, …
+// Bounds: `j < 32`, so `2 * j + 1 < 64` and `96 + j < 128` (evaluated at compile time).
+#[allow(clippy::indexing_slicing, clippy::arithmetic_side_effects)]
+const INTERLEAVE: [[u8; 64]; 2] = {
+    let mut t = [[0u8; 64]; 2];
+    let mut j = 0;
+    while j < 32 {
+        t[0][2 * j] = j as u8;
+        t[0][2 * j + 1] = 64 + j as u8;
+        t[1][2 * j] = 32 + j as u8;
+        t[1][2 * j + 1] = 96 + j as u8;
+        j += 1;
+    }
+    t
+};
+
+/// Latin-1 → UTF-8, 64 bytes per step: stored as they are where they are ASCII; else
+/// each byte's first UTF-8 byte (itself if ASCII, else C2 or C3) and second (the byte
+/// with bit 6 clear) are made in two vectors, interleaved by `vpermt2b` into two
+/// halves of 64, and `vpcompressb` keeps every first byte and the second bytes of the
+/// non-ASCII ones. Stops with fewer than 64 bytes left or 128 bytes of room. Returns
+/// (bytes read, bytes written).
 ///
 /// # Safety
-/// The CPU must support AVX2, BMI2, POPCNT and AVX-512 F/BW/VL/VBMI2.
-#[target_feature(enable = "avx2,bmi2,popcnt,avx512f,avx512bw,avx512vl,avx512vbmi2")]
-// Hot loop. Bounds: a step runs only while `i + 32 <= src.len()` and `written + 64 <=
-// dst.len()`, reads `src[i..i + 32]` (or `i + 64`, checked) and writes at most 64 bytes
-// from `written`; `n` is
-// 32 plus the non-ASCII bytes (at most 64), so `64 - n` is in 0..=32.
-#[allow(clippy::arithmetic_side_effects)]
+/// The CPU must support AVX2, BMI2, POPCNT and AVX-512 F/BW/VL/VBMI/VBMI2.
+#[target_feature(enable = "avx2,bmi2,popcnt,avx512f,avx512bw,avx512vl,avx512vbmi,avx512vbmi2")]
+// Hot loop. Bounds: a step runs only while `i + 64 <= src.len()` and `written + 128 <=
+// dst.len()`, reads `src[i..i + 64]` and writes at most 128 bytes (64 per half) from
+// `written`; a half's length `n` is 32 plus its non-ASCII bytes, so `64 - n` is 0..=32.
+#[allow(clippy::arithmetic_side_effects, clippy::indexing_slicing)]
 pub(crate) unsafe fn to_utf8(src: &[u8], dst: &mut Slots<u8>) -> (usize, usize) {
     let (s, d) = (src.as_ptr(), out_ptr(dst));
-    let (x3f, x80, xc0) = (
-        _mm512_set1_epi16(0x3F),
-        _mm512_set1_epi16(0x80),
-        _mm512_set1_epi16(0xC0),
+    // SAFETY: the tables are 64 bytes each.
+    let (lo, hi) = unsafe {
+        (
+            _mm512_loadu_si512(INTERLEAVE[0].as_ptr().cast()),
+            _mm512_loadu_si512(INTERLEAVE[1].as_ptr().cast()),
+        )
+    };
+    let (c2, c3, x_bf, x_c0) = (
+        _mm512_set1_epi8(0xC2u8 as i8),
+        _mm512_set1_epi8(0xC3u8 as i8),
+        _mm512_set1_epi8(0xBFu8 as i8),
+        _mm512_set1_epi8(0xC0u8 as i8),
     );
     let (mut i, mut written) = (0, 0);
-    while i + 32 <= src.len() && written + 64 <= dst.len() {
-        if i + 64 <= src.len() {
-            // SAFETY: `i + 64 <= src.len()`.
-            let v = unsafe { _mm512_loadu_si512(s.add(i).cast()) };
-            if _mm512_movepi8_mask(v) == 0 {
-                // SAFETY: `written + 64 <= dst.len()`.
-                unsafe { _mm512_storeu_si512(d.add(written).cast(), v) };
-                i += 64;
-                written += 64;
-                continue;
-            }
-        }
-        // SAFETY: `i + 32 <= src.len()`.
-        let b = unsafe { _mm256_loadu_si256(s.add(i).cast()) };
-        let high = _mm256_movemask_epi8(b) as u32;
+    while i + 64 <= src.len() && written + 128 <= dst.len() {
+        // SAFETY: `i + 64 <= src.len()`.
+        let v = unsafe { _mm512_loadu_si512(s.add(i).cast()) };
+        let high = _mm512_movepi8_mask(v);
+        i += 64;
         if high == 0 {
-            // SAFETY: `written + 32 <= dst.len()`.
-            unsafe { _mm256_storeu_si256(d.add(written).cast(), b) };
-            i += 32;
-            written += 32;
+            // SAFETY: `written + 64 <= dst.len()`.
+            unsafe { _mm512_storeu_si512(d.add(written).cast(), v) };
+            written += 64;
             continue;
         }
-        let w = _mm512_cvtepu8_epi16(b);
-        let lead = _mm512_or_si512(_mm512_srli_epi16::<6>(w), xc0);
-        let trail = _mm512_ternarylogic_epi32::<0xEA>(w, x3f, x80);
-        let two = _mm512_or_si512(lead, _mm512_slli_epi16::<8>(trail));
-        let bytes = _mm512_mask_mov_epi16(two, !high, w);
-        let keep = 0x5555_5555_5555_5555u64 | _pdep_u64(u64::from(high), 0xAAAA_AAAA_AAAA_AAAA);
-        let n = keep.count_ones();
-        let out = _mm512_maskz_compress_epi8(keep, bytes);
-        // SAFETY: `n <= 64` and `written + 64 <= dst.len()`: the masked store writes
-        // `dst[written..written + n]` only.
-        unsafe { _mm512_mask_storeu_epi8(d.add(written).cast(), u64::MAX >> (64 - n), out) };
-        i += 32;
-        written += n as usize;
+        let leads = _mm512_mask_mov_epi8(c2, _mm512_cmpge_epu8_mask(v, x_c0), c3);
+        let firsts = _mm512_mask_mov_epi8(v, high, leads);
+        let seconds = _mm512_and_si512(v, x_bf);
+        let halves = [_mm512_castsi512_si256(v), _mm512_extracti64x4_epi64::<1>(v)];
+        for ((half, idx), ascii) in [(high as u32, lo), ((high >> 32) as u32, hi)]
+            .into_iter()
+            .zip(halves)
+        {
+            if half == 0 {
+                // An ASCII half (common in text with a few non-ASCII letters): as it is.
+                // SAFETY: `written + 32` is within the 128 bytes of room.
+                unsafe { _mm256_storeu_si256(d.add(written).cast(), ascii) };
+                written += 32;
+                continue;
+            }
+            let bytes = _mm512_permutex2var_epi8(firsts, idx, seconds);
+            let keep = 0x5555_5555_5555_5555u64 | _pdep_u64(u64::from(half), 0xAAAA_AAAA_AAAA_AAAA);
+            let n = keep.count_ones();
+            // SAFETY: the masked store writes `dst[written..written + n]`, `n <= 64`,
+            // within the 128 bytes of room.
+            unsafe {
+                _mm512_mask_storeu_epi8(
+                    d.add(written).cast(),
+                    u64::MAX >> (64 - n),
+                    _mm512_maskz_compress_epi8(keep, bytes),
+                )
+            };
+            written += n as usize;
+        }
     }
     (i, written)
 }
