@@ -49,6 +49,29 @@ pub(crate) unsafe fn to_utf8(src: &[u8], dst: &mut Slots<u8>) -> (usize, usize) 
     );
     let (mut i, mut written) = (0, 0);
     while i + 64 <= src.len() && written + 128 <= dst.len() {
+        // ASCII text: 128 bytes per step while they are ASCII.
+        while i + 128 <= src.len() && written + 128 <= dst.len() {
+            // SAFETY: `i + 128 <= src.len()`.
+            let (a, b) = unsafe {
+                (
+                    _mm512_loadu_si512(s.add(i).cast()),
+                    _mm512_loadu_si512(s.add(i + 64).cast()),
+                )
+            };
+            if _mm512_movepi8_mask(_mm512_or_si512(a, b)) != 0 {
+                break;
+            }
+            // SAFETY: `written + 128 <= dst.len()`.
+            unsafe {
+                _mm512_storeu_si512(d.add(written).cast(), a);
+                _mm512_storeu_si512(d.add(written + 64).cast(), b);
+            }
+            i += 128;
+            written += 128;
+        }
+        if i + 64 > src.len() || written + 128 > dst.len() {
+            break;
+        }
         // SAFETY: `i + 64 <= src.len()`.
         let v = unsafe { _mm512_loadu_si512(s.add(i).cast()) };
         let high = _mm512_movepi8_mask(v);
@@ -97,14 +120,29 @@ pub(crate) unsafe fn to_utf8(src: &[u8], dst: &mut Slots<u8>) -> (usize, usize) 
 ///
 /// # Safety
 /// The CPU must support AVX-512 F/BW.
-#[target_feature(enable = "avx2,avx512f,avx512bw")]
-// Bounds: `i` advances by 64 or 32 while that many bytes are left in both `src` and
-// `dst` (`n`); the stores write `dst[i..i + 64]` or `dst[i..i + 32]` (units).
+#[target_feature(enable = "avx2,avx512f,avx512bw,avx512vl")]
+// Bounds: `i` starts at the head (at most 31, at most `n`) and advances by 64 or 32 while
+// that many bytes are left in both `src` and `dst` (`n`); the stores write `dst[i..i +
+// 64]` or `dst[i..i + 32]` (units). `head` is 1..=31, so the shift fits.
 #[allow(clippy::arithmetic_side_effects)]
 pub(crate) unsafe fn to_utf16(src: &[u8], dst: &mut Slots<u16>) -> usize {
     let n = src.len().min(dst.len());
     let (s, d) = (src.as_ptr(), out_ptr(dst));
     let mut i = 0;
+    // A head of up to 31 units (masked load and store) so that the 64-byte stores below
+    // are aligned to the cache line: an unaligned one writes two lines.
+    let misaligned = (d as usize) % 64;
+    if misaligned.is_multiple_of(2) && misaligned != 0 && (64 - misaligned) / 2 <= n {
+        let head = (64 - misaligned) / 2;
+        let mask = (1u32 << head) - 1;
+        // SAFETY: the masked load reads `src[..head]` and the masked store writes
+        // `dst[..head]`, `head <= n`.
+        unsafe {
+            let a = _mm256_maskz_loadu_epi8(mask, s.cast());
+            _mm512_mask_storeu_epi16(d.cast(), mask, _mm512_cvtepu8_epi16(a));
+        }
+        i = head;
+    }
     while i + 64 <= n {
         // SAFETY: see Bounds.
         unsafe {

@@ -57,7 +57,7 @@ pub(crate) fn to_utf8(src: &[u8], dst: &mut Slots<u8>) -> (usize, usize) {
 }
 
 /// Bytes widened on the stack per step of the composed Latin-1 → UTF-8 loop.
-const STAGE: usize = 128;
+const STAGE: usize = 512;
 
 // Bounds: `read` and `written` are sums of what the kernels report (bytes of
 // `src[read..]` read, bytes of `dst[written..]` written), so they stay within the
@@ -80,9 +80,8 @@ pub(crate) fn to_utf8_with(k: &Level, src: &[u8], dst: &mut Slots<u8>) -> (usize
         }
         let end = src.len().min(read + STAGE);
         let units = &mut stage[..end - read];
-        for (u, &b) in units.iter_mut().zip(&src[read..end]) {
-            *u = u16::from(b);
-        }
+        // SAFETY: the Latin-1 kernels store only initialised units.
+        to_utf16_with(k, &src[read..end], unsafe { super::slots(units) });
         let (r, w) = utf16::units_to_utf8_with(k, units, &mut dst[written..]);
         read += r;
         written += w;
