@@ -25,8 +25,9 @@
 //! `&src[read..]`. Checked conversions return `Ok(written)` when the whole input was
 //! converted, else [`ConvertError`]. An output of the length given by the function's
 //! `*_max_len` helper (the worst case, derived in its docs) always holds the whole
-//! conversion; the exact length comes from the length functions below. Nothing past
-//! `written` is changed.
+//! conversion; the exact length comes from the length functions below. What `dst`
+//! holds past `written` is unspecified: the vector loops may store ahead and leave
+//! values there (never past the end of `dst`).
 //!
 //! # Kernels
 //! Every function runs at the kernel level chosen once per process (see
