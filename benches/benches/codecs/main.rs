@@ -9,13 +9,14 @@
 //! ```
 //!
 //! Options (after `--`): `--only SECTIONS` (comma-separated: decode8, decode16, encode,
-//! utf8, ascii, labels, grow, io, short), `--filter TEXT` (rows whose input or encoding name contains TEXT),
+//! utf8, ascii, labels, grow, io, short, mem), `--filter TEXT` (rows whose input or encoding name contains TEXT),
 //! `--samples N` (default 11), `--sample-ms MS` (default 25), `--quick` (3 × 5 ms),
 //! `--wall-clock` (time with `Instant` instead of the thread's CPU time).
 
 mod grow;
 mod io;
 mod labels;
+mod mem;
 mod short;
 
 use std::collections::BTreeMap;
@@ -68,6 +69,7 @@ fn parse_args() -> Options {
     let mut options = Options {
         sections: [
             "decode8", "decode16", "encode", "utf8", "ascii", "labels", "grow", "io", "short",
+            "mem",
         ]
         .map(String::from)
         .to_vec(),
@@ -793,6 +795,9 @@ fn main() {
     }
     if wants("short") {
         short::bench_short(&cases, timing, &mut out);
+    }
+    if wants("mem") {
+        mem::bench_mem(&cases, timing, &mut out);
     }
     summary(&rows, &mut out);
     simdutf_table(&rows, &mut out);

@@ -1,7 +1,7 @@
 'use strict';
 const test = require('node:test');
 const assert = require('node:assert/strict');
-const { TextDecoder, TextDecoderStream } = require('..');
+const { TextDecoder, TextDecoderStream } = require('./helpers.js').textcodec();
 const { encodings, bytes } = require('./helpers.js');
 
 test('constructor defaults: label "utf-8", fatal false, ignoreBOM false', () => {

@@ -1,7 +1,7 @@
 'use strict';
 const test = require('node:test');
 const assert = require('node:assert/strict');
-const { TextEncoder } = require('..');
+const { TextEncoder } = require('./helpers.js').textcodec();
 const { rng } = require('./helpers.js');
 
 const NodeTextEncoder = globalThis.TextEncoder;

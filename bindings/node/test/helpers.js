@@ -1,37 +1,33 @@
 'use strict';
-// Shared test utilities: the Standard's data files (../../../shared/spec/indexes, as in
-// CI's checkout) and small stream helpers.
-const fs = require('node:fs');
+// Shared test utilities: the Standard's data (encodings.json and the indexes, copied into
+// the repository as bindings/js/test/fixtures/encoding-data.json by
+// bindings/js/scripts/gen-vectors.mjs, so that the tests run from a plain clone) and small
+// stream helpers. TEXTCODEC_MODULE names the module under test (default: this package; the
+// wasm package's CommonJS entry runs the same tests, see bindings/js/scripts/test-all.mjs).
 const path = require('node:path');
 
-const SPEC_DIR = process.env.TEXTCODEC_SPEC_INDEXES ||
-  path.resolve(__dirname, '../../../../shared/spec/indexes');
+const DATA_FILE = path.resolve(__dirname, '../../js/test/fixtures/encoding-data.json');
+let data = null;
+function specData() {
+  data ??= JSON.parse(require('node:fs').readFileSync(DATA_FILE, 'utf8'));
+  return data;
+}
 
-function specFile(name) {
-  const file = path.join(SPEC_DIR, name);
-  if (!fs.existsSync(file)) {
-    throw new Error(
-      `missing ${file}: these tests read the Standard's data files; set ` +
-        'TEXTCODEC_SPEC_INDEXES to the directory holding encodings.json and index-*.txt',
-    );
-  }
-  return fs.readFileSync(file, 'utf8');
+/** The module under test. */
+function textcodec() {
+  return require(process.env.TEXTCODEC_MODULE || '..');
 }
 
 /** [{name, labels}] for every encoding, from encodings.json. */
 function encodings() {
-  return JSON.parse(specFile('encodings.json')).flatMap((group) => group.encodings);
+  return specData().encodings.flatMap((group) => group.encodings);
 }
 
 /** Map pointer → code point for index-NAME.txt. */
 function index(name) {
-  const map = new Map();
-  for (const line of specFile(`index-${name}.txt`).split('\n')) {
-    if (line === '' || line.startsWith('#')) continue;
-    const [pointer, codePoint] = line.trim().split(/\s+/);
-    map.set(Number(pointer), Number(codePoint));
-  }
-  return map;
+  const entries = specData().indexes[name];
+  if (!entries) throw new Error(`no index ${name} in ${DATA_FILE}`);
+  return new Map(entries);
 }
 
 /** Writes chunks to a transform stream's writable side and collects what it reads. */
@@ -72,4 +68,4 @@ function rng(seed) {
 const bytes = (...b) => new Uint8Array(b.flat());
 const codePoints = (s) => [...s].map((c) => c.codePointAt(0));
 
-module.exports = { encodings, index, pipeChunks, rng, bytes, codePoints, SPEC_DIR };
+module.exports = { encodings, index, pipeChunks, rng, bytes, codePoints, textcodec, DATA_FILE };

@@ -1,7 +1,7 @@
 'use strict';
 const test = require('node:test');
 const assert = require('node:assert/strict');
-const { TextDecoderStream, TextEncoderStream } = require('..');
+const { TextDecoderStream, TextEncoderStream } = require('./helpers.js').textcodec();
 const { pipeChunks, bytes } = require('./helpers.js');
 
 const hex = (u8) => Buffer.from(u8.buffer, u8.byteOffset, u8.byteLength).toString('hex');

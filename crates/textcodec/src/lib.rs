@@ -76,6 +76,7 @@ pub mod detect;
 mod encoder;
 mod encoding;
 pub mod form;
+pub mod mem;
 /// Fuzzing hooks (cargo feature `fuzzing`); not a public API.
 #[cfg(feature = "fuzzing")]
 #[doc(hidden)]

@@ -30,14 +30,14 @@
     all(target_arch = "aarch64", target_endian = "little")
 ))]
 use super::double_byte;
+use super::Slots;
+use super::{ascii, utf8};
 #[cfg(any(
     target_arch = "x86_64",
     all(target_arch = "aarch64", target_endian = "little"),
     all(target_arch = "wasm32", target_feature = "simd128")
 ))]
-use super::utf16;
-use super::Slots;
-use super::{ascii, utf8};
+use super::{latin1, scan, utf16};
 // The levels with byte-map kernels (not the portable one).
 #[cfg(any(
     target_arch = "x86_64",
@@ -194,6 +194,30 @@ primitives! {
         fn pairs_to_utf16(src: &[u8], table: &PairTable, dst: &mut Slots<u16>) -> (usize, usize), has_pairs_to_utf16;
         /// The same into UTF-8: (bytes read, bytes written).
         fn pairs_to_utf8(src: &[u8], table: &PairTable, dst: &mut Slots<u8>) -> (usize, usize), has_pairs_to_utf8;
+        /// Code points of UTF-8 in whole vectors (bytes that are not continuation bytes):
+        /// (bytes read, count); see `scan::utf8_char_count`.
+        fn utf8_char_count(src: &[u8]) -> (usize, usize), has_utf8_char_count;
+        /// UTF-16 length of UTF-8 in whole vectors: (bytes read, units).
+        fn utf8_utf16_len(src: &[u8]) -> (usize, usize), has_utf8_utf16_len;
+        /// Bytes from 0x80 on in whole vectors: (bytes read, count).
+        fn non_ascii_count(src: &[u8]) -> (usize, usize), has_non_ascii_count;
+        /// UTF-8 length of UTF-16 in whole vectors, surrogates as two bytes each: (units
+        /// read, bytes).
+        fn utf16_utf8_len(src: &[u16]) -> (usize, usize), has_utf16_utf8_len;
+        /// Units of the whole vectors before the first that holds a surrogate.
+        fn utf16_valid_prefix_len(src: &[u16]) -> usize, has_utf16_valid_prefix_len;
+        /// Length of the prefix of bytes below `bound`, in whole vectors and up to the
+        /// first byte at or above it.
+        fn prefix_len_below(src: &[u8], bound: u8) -> usize, has_prefix_len_below;
+        /// [`Level::prefix_len_below`] for `u16` units.
+        fn utf16_prefix_len_below(src: &[u16], bound: u16) -> usize, has_utf16_prefix_len_below;
+        /// Latin-1 bytes widened to UTF-16 in whole vectors: bytes done.
+        fn latin1_to_utf16(src: &[u8], dst: &mut Slots<u16>) -> usize, has_latin1_to_utf16;
+        /// UTF-16 units below U+0100 narrowed to bytes in whole vectors: units done.
+        fn utf16_to_latin1(src: &[u16], dst: &mut Slots<u8>) -> usize, has_utf16_to_latin1;
+        /// Latin-1 to UTF-8 (its own loop; without it the family composes ASCII copying
+        /// and UTF-16 → UTF-8): (bytes read, bytes written).
+        fn latin1_to_utf8(src: &[u8], dst: &mut Slots<u8>) -> (usize, usize), has_latin1_to_utf8;
     }
 }
 
@@ -218,6 +242,16 @@ const SCALAR: Level = Level {
     encode_x_user_defined: None,
     pairs_to_utf16: None,
     pairs_to_utf8: None,
+    utf8_char_count: None,
+    utf8_utf16_len: None,
+    non_ascii_count: None,
+    utf16_utf8_len: None,
+    utf16_valid_prefix_len: None,
+    prefix_len_below: None,
+    utf16_prefix_len_below: None,
+    latin1_to_utf16: None,
+    utf16_to_latin1: None,
+    latin1_to_utf8: None,
 };
 
 /// SSE2 (x86-64-v1, the baseline): no byte shuffle, so table lookups are scalar.
@@ -231,6 +265,15 @@ const SSE2: Level = Level {
     utf16_bytes_to_units: some!(utf16::sse2, bytes_to_units),
     byte_map_to_utf16: some!(byte_map::sse2, to_utf16),
     x_user_defined_to_utf16: some!(byte_map::sse2, x_user_defined_to_utf16),
+    utf8_char_count: some!(scan::sse2, utf8_char_count),
+    utf8_utf16_len: some!(scan::sse2, utf8_utf16_len),
+    non_ascii_count: some!(scan::sse2, non_ascii_count),
+    utf16_utf8_len: some!(scan::sse2, utf16_utf8_len),
+    utf16_valid_prefix_len: some!(scan::sse2, utf16_valid_prefix_len),
+    prefix_len_below: some!(scan::sse2, prefix_len_below),
+    utf16_prefix_len_below: some!(scan::sse2, utf16_prefix_len_below),
+    latin1_to_utf16: some!(latin1::sse2, to_utf16),
+    utf16_to_latin1: some!(latin1::sse2, from_utf16),
     ..SCALAR
 };
 
@@ -267,6 +310,15 @@ const AVX2: Level = Level {
     encode_x_user_defined: some!(byte_map::avx2, encode_x_user_defined),
     pairs_to_utf16: some!(double_byte::avx2, to_utf16),
     pairs_to_utf8: some!(double_byte::avx2, to_utf8),
+    utf8_char_count: some!(scan::avx2, utf8_char_count),
+    utf8_utf16_len: some!(scan::avx2, utf8_utf16_len),
+    non_ascii_count: some!(scan::avx2, non_ascii_count),
+    utf16_utf8_len: some!(scan::avx2, utf16_utf8_len),
+    utf16_valid_prefix_len: some!(scan::avx2, utf16_valid_prefix_len),
+    prefix_len_below: some!(scan::avx2, prefix_len_below),
+    utf16_prefix_len_below: some!(scan::avx2, utf16_prefix_len_below),
+    latin1_to_utf16: some!(latin1::avx2, to_utf16),
+    utf16_to_latin1: some!(latin1::avx2, from_utf16),
     ..SSE4
 };
 
@@ -291,6 +343,13 @@ const AVX512: Level = Level {
     encode_x_user_defined: some!(byte_map::avx512, encode_x_user_defined),
     pairs_to_utf16: some!(double_byte::avx512, to_utf16),
     pairs_to_utf8: some!(double_byte::avx512, to_utf8),
+    latin1_to_utf8: some!(latin1::avx512, to_utf8),
+    latin1_to_utf16: some!(latin1::avx512, to_utf16),
+    utf8_char_count: some!(scan::avx512, utf8_char_count),
+    utf8_utf16_len: some!(scan::avx512, utf8_utf16_len),
+    non_ascii_count: some!(scan::avx512, non_ascii_count),
+    utf16_utf8_len: some!(scan::avx512, utf16_utf8_len),
+    utf16_valid_prefix_len: some!(scan::avx512, utf16_valid_prefix_len),
     ..AVX2
 };
 
@@ -327,6 +386,24 @@ const NEON: Level = Level {
     pairs_to_utf16: some!(double_byte::neon, to_utf16),
     #[cfg(target_endian = "little")]
     pairs_to_utf8: some!(double_byte::neon, to_utf8),
+    #[cfg(target_endian = "little")]
+    utf8_char_count: some!(scan::neon, utf8_char_count),
+    #[cfg(target_endian = "little")]
+    utf8_utf16_len: some!(scan::neon, utf8_utf16_len),
+    #[cfg(target_endian = "little")]
+    non_ascii_count: some!(scan::neon, non_ascii_count),
+    #[cfg(target_endian = "little")]
+    utf16_utf8_len: some!(scan::neon, utf16_utf8_len),
+    #[cfg(target_endian = "little")]
+    utf16_valid_prefix_len: some!(scan::neon, utf16_valid_prefix_len),
+    #[cfg(target_endian = "little")]
+    prefix_len_below: some!(scan::neon, prefix_len_below),
+    #[cfg(target_endian = "little")]
+    utf16_prefix_len_below: some!(scan::neon, utf16_prefix_len_below),
+    #[cfg(target_endian = "little")]
+    latin1_to_utf16: some!(latin1::neon, to_utf16),
+    #[cfg(target_endian = "little")]
+    utf16_to_latin1: some!(latin1::neon, from_utf16),
     ..SCALAR
 };
 
@@ -349,6 +426,15 @@ const SIMD128: Level = Level {
     byte_map_to_utf16: some!(byte_map::simd128, to_utf16),
     byte_map_to_utf8: some!(byte_map::simd128, to_utf8),
     x_user_defined_to_utf16: some!(byte_map::simd128, x_user_defined_to_utf16),
+    utf8_char_count: some!(scan::simd128, utf8_char_count),
+    utf8_utf16_len: some!(scan::simd128, utf8_utf16_len),
+    non_ascii_count: some!(scan::simd128, non_ascii_count),
+    utf16_utf8_len: some!(scan::simd128, utf16_utf8_len),
+    utf16_valid_prefix_len: some!(scan::simd128, utf16_valid_prefix_len),
+    prefix_len_below: some!(scan::simd128, prefix_len_below),
+    utf16_prefix_len_below: some!(scan::simd128, utf16_prefix_len_below),
+    latin1_to_utf16: some!(latin1::simd128, to_utf16),
+    utf16_to_latin1: some!(latin1::simd128, from_utf16),
     ..SCALAR
 };
 

@@ -13,6 +13,10 @@
 //!   whole characters only, stopping at lone surrogates.
 //! - [`double_byte`]: the CJK decoders' pair loop (lead, trail → code point through the
 //!   index's `PairTable`): blocks of ASCII and valid pairs into UTF-16 or UTF-8.
+//! - [`scan`]: counting and scanning without output (code points, UTF-16 length of
+//!   UTF-8 and UTF-8 length of UTF-16, lone surrogates, bytes or units below a bound).
+//! - [`latin1`]: Latin-1 (bytes as U+0000–U+00FF) to UTF-16 and UTF-8, and back from
+//!   UTF-16.
 //! - `vector`: the vector types of every SIMD level behind one trait, over which the
 //!   kernels that differ only in width are written once.
 //!
@@ -34,7 +38,10 @@ pub(crate) mod ascii;
 pub(crate) mod byte_map;
 pub(crate) mod dispatch;
 pub(crate) mod double_byte;
+pub(crate) mod latin1;
 pub(crate) mod level;
+pub(crate) mod scan;
+pub(crate) mod slices;
 pub(crate) mod utf16;
 pub(crate) mod utf8;
 #[cfg(any(

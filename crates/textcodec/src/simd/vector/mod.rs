@@ -130,6 +130,15 @@ pub(crate) trait Vector: Copy {
     /// Byte-wise `self - other`, 0 where it would be negative (unsigned saturation).
     fn sub_sat8(self, other: Self) -> Self;
 
+    /// Lane mask of the bytes above `other`'s, compared as `i8`.
+    fn gt8_signed(self, other: Self) -> Self;
+
+    /// Byte-wise `self - other`, wrapping (a lane mask subtracted counts one per set lane).
+    fn sub8(self, other: Self) -> Self;
+
+    /// `u16`-lane-wise `self - other`, wrapping.
+    fn sub16(self, other: Self) -> Self;
+
     /// Every byte shifted right by four: its high nibble.
     fn high_nibbles(self) -> Self;
 

@@ -144,6 +144,29 @@ impl Vector for Neon {
     }
 
     #[inline(always)]
+    fn gt8_signed(self, other: Self) -> Self {
+        // SAFETY: NEON.
+        Neon(unsafe { vcgtq_s8(vreinterpretq_s8_u8(self.0), vreinterpretq_s8_u8(other.0)) })
+    }
+
+    #[inline(always)]
+    fn sub8(self, other: Self) -> Self {
+        // SAFETY: NEON.
+        Neon(unsafe { vsubq_u8(self.0, other.0) })
+    }
+
+    #[inline(always)]
+    fn sub16(self, other: Self) -> Self {
+        // SAFETY: NEON.
+        Neon(unsafe {
+            vreinterpretq_u8_u16(vsubq_u16(
+                vreinterpretq_u16_u8(self.0),
+                vreinterpretq_u16_u8(other.0),
+            ))
+        })
+    }
+
+    #[inline(always)]
     fn high_nibbles(self) -> Self {
         // SAFETY: NEON.
         Neon(unsafe { vshrq_n_u8::<4>(self.0) })

@@ -109,6 +109,21 @@ impl Vector for Simd128 {
     }
 
     #[inline(always)]
+    fn gt8_signed(self, other: Self) -> Self {
+        Simd128(i8x16_gt(self.0, other.0))
+    }
+
+    #[inline(always)]
+    fn sub8(self, other: Self) -> Self {
+        Simd128(u8x16_sub(self.0, other.0))
+    }
+
+    #[inline(always)]
+    fn sub16(self, other: Self) -> Self {
+        Simd128(i16x8_sub(self.0, other.0))
+    }
+
+    #[inline(always)]
     fn high_nibbles(self) -> Self {
         // A `u16` shift and a mask (a register after the first use): V8 lowers
         // `i8x16.shr_u` to the same shift and a mask it rebuilds at every use.

@@ -191,6 +191,24 @@ impl<F: SseFeatures> Vector for Sse<F> {
     }
 
     #[inline(always)]
+    fn gt8_signed(self, other: Self) -> Self {
+        // SAFETY: SSE2.
+        Self::new(unsafe { _mm_cmpgt_epi8(self.0, other.0) })
+    }
+
+    #[inline(always)]
+    fn sub8(self, other: Self) -> Self {
+        // SAFETY: SSE2.
+        Self::new(unsafe { _mm_sub_epi8(self.0, other.0) })
+    }
+
+    #[inline(always)]
+    fn sub16(self, other: Self) -> Self {
+        // SAFETY: SSE2.
+        Self::new(unsafe { _mm_sub_epi16(self.0, other.0) })
+    }
+
+    #[inline(always)]
     fn high_nibbles(self) -> Self {
         // SAFETY: SSE2.
         let shifted = Self::new(unsafe { _mm_srli_epi16::<4>(self.0) });
@@ -355,6 +373,24 @@ impl Vector for Avx2 {
     fn sub_sat8(self, other: Self) -> Self {
         // SAFETY: AVX2, proven by the value.
         Avx2(unsafe { _mm256_subs_epu8(self.0, other.0) })
+    }
+
+    #[inline(always)]
+    fn gt8_signed(self, other: Self) -> Self {
+        // SAFETY: AVX2, proven by the value.
+        Avx2(unsafe { _mm256_cmpgt_epi8(self.0, other.0) })
+    }
+
+    #[inline(always)]
+    fn sub8(self, other: Self) -> Self {
+        // SAFETY: AVX2, proven by the value.
+        Avx2(unsafe { _mm256_sub_epi8(self.0, other.0) })
+    }
+
+    #[inline(always)]
+    fn sub16(self, other: Self) -> Self {
+        // SAFETY: AVX2, proven by the value.
+        Avx2(unsafe { _mm256_sub_epi16(self.0, other.0) })
     }
 
     #[inline(always)]

@@ -1,0 +1,64 @@
+#!/usr/bin/env bash
+# The npm package bindings/js (issue #29): the WebAssembly core built plain and with
+# +simd128 (rustfmt and clippy on it first), then the package's `npm test`: Node (both
+# builds, ES module and CommonJS, bindings/node's Web IDL tests on the wasm core, iconv-lite
+# compatibility), the packed tarball installed offline, Deno and Bun (npm packages), and
+# headless Chromium (Debian's chromium, driven by playwright-core) with the Shift_JIS CSV
+# demo. Installs what it needs, idempotently: chromium (apt), the rustup target, the pinned
+# dev dependencies (npm ci). Prints the timings of each part.
+set -euo pipefail
+cd "$(dirname "$0")/../../bindings/js"
+
+fail() { echo "js.sh: FAILED: $*" >&2; exit 1; }
+now() { date +%s.%N; }
+since() { awk -v a="$1" -v b="$(now)" 'BEGIN { printf "%.1f s", b - a }'; }
+all_start=$(now)
+timings=""
+
+command -v node >/dev/null || fail "node is not installed (Node.js >= 20 is required)"
+command -v npm >/dev/null || fail "npm is not installed"
+major=$(node -p 'process.versions.node.split(".")[0]')
+[ "$major" -ge 20 ] || fail "Node.js >= 20 required, found $(node --version)"
+echo "node $(node --version), npm $(npm --version)"
+
+start=$(now)
+if [ ! -x /usr/bin/chromium ]; then
+  echo "--- apt-get install chromium"
+  { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null; } \
+    || fail "apt-get install chromium"
+fi
+[ -x /usr/bin/chromium ] || fail "/usr/bin/chromium is missing after apt-get install chromium"
+rustup target add wasm32-unknown-unknown >/dev/null 2>&1 || fail "rustup target add wasm32-unknown-unknown"
+timings="$timings
+  installs: $(since "$start")"
+
+echo "--- rustfmt and clippy (wasm/, simd128 and plain)"
+start=$(now)
+cargo fmt --manifest-path wasm/Cargo.toml --check || fail "rustfmt on bindings/js/wasm (cargo fmt --manifest-path bindings/js/wasm/Cargo.toml)"
+(cd wasm && CARGO_TARGET_DIR=target/simd RUSTFLAGS="-C target-feature=+simd128" \
+  cargo clippy --release --locked --target wasm32-unknown-unknown -q -- -D warnings) || fail "clippy on bindings/js/wasm (simd128)"
+(cd wasm && CARGO_TARGET_DIR=target/plain \
+  cargo clippy --release --locked --target wasm32-unknown-unknown -q -- -D warnings) || fail "clippy on bindings/js/wasm (plain)"
+timings="$timings
+  rustfmt + clippy: $(since "$start")"
+
+echo "--- npm ci"
+start=$(now)
+npm ci --no-audit --no-fund --loglevel=error || fail "npm ci"
+timings="$timings
+  npm ci: $(since "$start")"
+
+echo "--- npm run build (wasm core, plain and simd128; dist/)"
+start=$(now)
+rm -f wasm/textcodec.wasm wasm/textcodec-simd.wasm
+npm run build || fail "npm run build"
+timings="$timings
+  build: $(since "$start")"
+
+echo "--- npm test"
+start=$(now)
+npm test || fail "npm test"
+timings="$timings
+  npm test: $(since "$start")"
+echo "js.sh timings:$timings
+  total: $(since "$all_start")"

@@ -1,0 +1,11 @@
+const n = 4<<20; const u16 = new Uint16Array(n); for (let i=0;i<n;i++) u16[i]=0x430+(i%32); const u8 = new Uint8Array(u16.buffer);
+const td = new TextDecoder('utf-16le',{ignoreBOM:true});
+const m=(name,fn)=>{fn(); let best=1e9; for(let r=0;r<5;r++){const s0=performance.now(); fn(); best=Math.min(best,performance.now()-s0);} console.log(name,(n/best/1e3).toFixed(0),'M chars/s');};
+m('TextDecoder utf-16le', ()=>td.decode(u8));
+const buf = Buffer.from(u8.buffer);
+m('Buffer ucs2Slice', ()=>buf.ucs2Slice(0, u8.length));
+m('fromCharCode 8k chunks', ()=>{let s=''; for(let i=0;i<n;i+=8192) s+=String.fromCharCode.apply(null,u16.subarray(i,i+8192)); return s;});
+const a8 = new Uint8Array(n).fill(0x61);
+const b8 = Buffer.from(a8.buffer);
+m('ascii latin1Slice', ()=>b8.latin1Slice(0,n));
+m('ascii TextDecoder utf8', ()=>new TextDecoder().decode(a8));

@@ -1,0 +1,42 @@
+// Loads the WebAssembly core for the ES module entry (src/index.js): the simd128 build
+// where the engine validates a SIMD instruction, the plain build elsewhere. Forced with
+// TEXTCODEC_WASM=simd|plain (an environment variable, or a global set before the import).
+
+// (module (func (result v128) i32.const 0 i8x16.splat))
+const SIMD_PROBE = new Uint8Array([
+  0x00, 0x61, 0x73, 0x6d, 0x01, 0x00, 0x00, 0x00, 0x01, 0x05, 0x01, 0x60, 0x00, 0x01, 0x7b,
+  0x03, 0x02, 0x01, 0x00, 0x0a, 0x08, 0x01, 0x06, 0x00, 0x41, 0x00, 0xfd, 0x0f, 0x0b,
+]);
+
+export function chooseBuild() {
+  const forced = globalThis.TEXTCODEC_WASM ?? globalThis.process?.env?.TEXTCODEC_WASM;
+  if (forced === 'plain') return false;
+  if (forced === 'simd') return true;
+  return WebAssembly.validate(SIMD_PROBE);
+}
+
+export async function loadWasm() {
+  const simd = chooseBuild();
+  const url = new URL(simd ? '../wasm/textcodec-simd.wasm' : '../wasm/textcodec.wasm', import.meta.url);
+  let instance;
+  if (url.protocol === 'file:') {
+    // getBuiltinModule (Node >= 20.16, Deno, Bun) or a computed import, which bundlers
+    // leave alone: the browser build never reaches this line.
+    const fsModule = 'node:fs';
+    const fs = globalThis.process?.getBuiltinModule?.(fsModule) ?? (await import(fsModule));
+    instance = (await WebAssembly.instantiate(fs.readFileSync(url), {})).instance;
+  } else {
+    const response = await fetch(url);
+    if (!response.ok) throw new Error(`textcodec: could not load ${url}: HTTP ${response.status}`);
+    if (typeof WebAssembly.instantiateStreaming === 'function' &&
+        (response.headers.get('content-type') || '').startsWith('application/wasm')) {
+      instance = (await WebAssembly.instantiateStreaming(response, {})).instance;
+    } else {
+      instance = (await WebAssembly.instantiate(await response.arrayBuffer(), {})).instance;
+    }
+  }
+  const strings = globalThis.TEXTCODEC_STRINGS ?? globalThis.process?.env?.TEXTCODEC_STRINGS;
+  // TEXTCODEC_PREFER=utf8|utf16: the core's output form for every encoding (bench/strings.mjs).
+  const prefer = globalThis.TEXTCODEC_PREFER ?? globalThis.process?.env?.TEXTCODEC_PREFER;
+  return { instance, simd, forceFromCharCode: strings === 'fromCharCode', prefer };
+}

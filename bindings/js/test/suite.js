@@ -1,0 +1,293 @@
+// The runtime-independent suite: plain ES module, no imports, so that Node (node --test,
+// test/node/vectors.test.js), Deno and Bun (test/run-suite.mjs) and Chromium
+// (test/browser/) run the same cases. `cases(tc, vectors)` lists [name, async fn] pairs;
+// each throws on failure.
+
+export function cases(tc, vectors) {
+  const list = [];
+  const add = (name, fn) => list.push([name, fn]);
+  const fromB64 = (s) => {
+    const bin = atob(s);
+    const out = new Uint8Array(bin.length);
+    for (let i = 0; i < bin.length; i++) out[i] = bin.charCodeAt(i);
+    return out;
+  };
+  const hex = (bytes, at = 0) => Array.from(bytes.subarray(at, at + 12), (b) => b.toString(16).padStart(2, '0')).join(' ');
+  function fail(message) { throw new Error(message); }
+  function equalText(got, want, what) {
+    if (got === want) return;
+    let i = 0;
+    while (i < got.length && i < want.length && got[i] === want[i]) i++;
+    const cp = (s) => (i < s.length ? `U+${s.codePointAt(i).toString(16).toUpperCase()}` : 'the end');
+    fail(`${what}: first difference at code unit ${i} of ${want.length}: got ${cp(got)}, expected ${cp(want)}`);
+  }
+  function equalBytes(got, want, what) {
+    if (!(got instanceof Uint8Array)) fail(`${what}: not a Uint8Array`);
+    let i = 0;
+    while (i < got.length && i < want.length && got[i] === want[i]) i++;
+    if (i === got.length && i === want.length) return;
+    fail(`${what}: first difference at byte ${i} of ${want.length} (length ${got.length}): got [${hex(got, i)}], expected [${hex(want, i)}]`);
+  }
+  function throws(fn, type, pattern, what) {
+    try {
+      fn();
+    } catch (e) {
+      if (!(e instanceof type)) fail(`${what}: threw ${e && e.name} (${e && e.message}), expected ${type.name}`);
+      if (pattern && !pattern.test(e.message)) fail(`${what}: message "${e.message}" does not match ${pattern}`);
+      return e;
+    }
+    fail(`${what}: did not throw`);
+  }
+  let seed = 12345;
+  const random = () => { seed ^= seed << 13; seed >>>= 0; seed ^= seed >>> 17; seed ^= seed << 5; seed >>>= 0; return seed / 4294967296; };
+  const hasStreams = typeof TransformStream === 'function';
+  async function pipe(transform, chunks) {
+    const writer = transform.writable.getWriter();
+    const reader = transform.readable.getReader();
+    const out = [];
+    const reading = (async () => { for (;;) { const { value, done } = await reader.read(); if (done) return; out.push(value); } })();
+    const writing = (async () => { for (const c of chunks) await writer.write(c); await writer.close(); })();
+    const [w, r] = await Promise.allSettled([writing, reading]);
+    if (w.status === 'rejected') throw w.reason;
+    if (r.status === 'rejected') throw r.reason;
+    return out;
+  }
+  const concat = (parts) => {
+    const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
+    let o = 0;
+    for (const p of parts) { out.set(p, o); o += p.length; }
+    return out;
+  };
+
+  const names = Object.keys(vectors);
+  add('the fixture and the package agree on the 40 encodings', () => {
+    if (names.length !== 40) fail(`fixture has ${names.length} encodings`);
+    const ours = tc.encodings();
+    if (ours.join() !== names.join()) fail(`encodings() = ${ours.join()}`);
+  });
+
+  for (const name of names) {
+    const v = vectors[name];
+    const bytes = fromB64(v.decode.bytes);
+    const text = v.decode.text;
+    add(`decode ${name}: decode(), Decoder in random chunks, fatal mode`, () => {
+      equalText(tc.decode(bytes, name, { bom: 'keep' }), text, `decode(…, "${name}")`);
+      const d = new tc.Decoder(name, { bom: 'keep' });
+      let s = '';
+      for (let i = 0; i < bytes.length;) {
+        const n = 1 + Math.floor(random() * 9);
+        s += d.decode(bytes.subarray(i, i + n), { stream: true });
+        i += n;
+      }
+      s += d.decode();
+      equalText(s, text, `Decoder(${name}) streamed`);
+      if (v.decode.malformed) {
+        throws(() => tc.decode(bytes, name, { fatal: true, bom: 'keep' }), TypeError, /not valid .* at byte \d+/, `fatal ${name}`);
+      } else {
+        equalText(tc.decode(bytes, name, { fatal: true, bom: 'keep' }), text, `fatal ${name}`);
+      }
+    });
+    if (name !== 'replacement') {
+      add(`decode ${name}: TextDecoder whole and streamed${hasStreams ? ', TextDecoderStream' : ''}`, async () => {
+        const td = new tc.TextDecoder(name, { ignoreBOM: true });
+        equalText(td.decode(bytes), text, `TextDecoder(${name})`);
+        let s = '';
+        for (let i = 0; i < bytes.length;) {
+          const n = 1 + Math.floor(random() * 7);
+          s += td.decode(bytes.subarray(i, i + n), { stream: true });
+          i += n;
+        }
+        equalText(s + td.decode(), text, `TextDecoder(${name}) streamed`);
+        if (hasStreams) {
+          const third = Math.ceil(bytes.length / 3);
+          const out = await pipe(new tc.TextDecoderStream(name, { ignoreBOM: true }),
+            [bytes.slice(0, third), bytes.slice(third, 2 * third), bytes.slice(2 * third)]);
+          equalText(out.join(''), text, `TextDecoderStream(${name})`);
+        }
+      });
+    } else {
+      add('replacement: TextDecoder refuses it, decode() gives one U+FFFD', () => {
+        throws(() => new tc.TextDecoder('replacement'), RangeError, null, 'TextDecoder(replacement)');
+        throws(() => tc.encode('a', 'replacement'), RangeError, /no encoder/, 'encode(replacement)');
+      });
+    }
+    if (v.encode.length !== 0) {
+      add(`encode ${name}: every vector in each error mode, and the Encoder in chunks`, () => {
+        for (const e of v.encode) {
+          const what = `encode(${JSON.stringify(e.text.slice(0, 20))}…, "${name}", {errors: "${e.mode}"})`;
+          if (e.error) {
+            const cp = e.error.codePoint.toString(16).toUpperCase().padStart(4, '0');
+            throws(() => tc.encode(e.text, name, { errors: e.mode }), TypeError,
+              new RegExp(`U\\+${cp} at index ${e.error.index} cannot be encoded in ${name}`), what);
+            continue;
+          }
+          const want = fromB64(e.bytes);
+          equalBytes(tc.encode(e.text, name, { errors: e.mode }), want, what);
+          const enc = new tc.Encoder(name, { errors: e.mode });
+          const parts = [];
+          for (let i = 0; i < e.text.length;) {
+            const n = 1 + Math.floor(random() * 5);
+            parts.push(enc.encode(e.text.slice(i, i + n), { stream: true }));
+            i += n;
+          }
+          parts.push(enc.encode());
+          equalBytes(concat(parts), want, `${what} through an Encoder in chunks`);
+        }
+      });
+    }
+  }
+
+  add('ISO-2022-JP: the Encoder keeps its state across calls', () => {
+    const enc = new tc.Encoder('iso-2022-jp');
+    const a = enc.encode('\u65E5', { stream: true });
+    const b = enc.encode('\u672Ca', { stream: true });
+    const c = enc.encode();
+    equalBytes(a, new Uint8Array([0x1B, 0x24, 0x42, 0x46, 0x7C]), 'first chunk');
+    equalBytes(b, new Uint8Array([0x4B, 0x5C, 0x1B, 0x28, 0x42, 0x61]), 'second chunk');
+    equalBytes(c, new Uint8Array(0), 'end');
+    const d = new tc.Decoder('iso-2022-jp');
+    equalText(d.decode(a, { stream: true }) + d.decode(b, { stream: true }) + d.decode(), '\u65E5\u672Ca', 'decoded');
+  });
+
+  add('decode: the BOM options', () => {
+    const le = new Uint8Array([0xFF, 0xFE, 0x41, 0x00]);
+    equalText(tc.decode(le, 'utf-8'), 'A', 'sniff: a UTF-16LE BOM overrides the label');
+    equalText(tc.decode(le, 'utf-16le', { bom: 'remove' }), 'A', 'remove');
+    equalText(tc.decode(le, 'utf-16le', { bom: 'keep' }), '\uFEFFA', 'keep');
+    equalText(tc.decode(new Uint8Array([0xEF, 0xBB, 0xBF, 0x41]), 'utf-8', { bom: 'remove' }), 'A', 'utf-8 remove');
+    throws(() => tc.decode(le, 'utf-8', { bom: 'strip' }), RangeError, /options\.bom/, 'bad bom');
+  });
+
+  add('errors name what is wrong and where', () => {
+    throws(() => tc.decode('abc', 'utf-8'), TypeError, /input must be a Uint8Array.*string "abc"/, 'string input');
+    throws(() => tc.decode(new Uint8Array(1), 'no-such'), RangeError, /"no-such" is not an encoding label/, 'bad label');
+    throws(() => tc.decode(new Uint8Array(1), 42), TypeError, /label must be a string/, 'label type');
+    throws(() => tc.decode([1, 300], 'utf-8'), TypeError, /byte at index 1/, 'array of bytes');
+    throws(() => tc.encode(new Uint8Array(1), 'utf-8'), TypeError, /input must be a string/, 'encode bytes');
+    throws(() => tc.encode('a', 'shift_jis', { errors: 'ignore' }), RangeError, /options\.errors/, 'bad mode');
+    throws(() => tc.decode(new Uint8Array([0x41, 0x42, 0x82]), 'shift_jis', { fatal: true }), TypeError,
+      /not valid Shift_JIS: .* at byte 2/, 'cut sequence');
+    throws(() => tc.decode(new Uint8Array([0x41, 0xFF, 0x42]), 'utf-8', { fatal: true }), TypeError,
+      /malformed bytes 0xFF at byte 1/, 'malformed byte');
+    const d = new tc.Decoder('utf-8', { fatal: true });
+    d.decode(new Uint8Array([0x41, 0x42]), { stream: true });
+    throws(() => d.decode(new Uint8Array([0x43, 0xC0])), TypeError, /at byte 3/, 'stream offsets');
+    equalText(d.decode(new Uint8Array([0x44])), 'D', 'the decoder starts afresh after an error');
+    throws(() => new tc.Encoder('utf-16le-bogus'), RangeError, null, 'Encoder label');
+    throws(() => tc.decode(new Uint8Array(1), 'x'.repeat(100)), RangeError, /"x{40}…" \(100 characters\) is not/, 'long label');
+    throws(() => tc.encode('ab\uD800', 'windows-1252'), TypeError, /U\+FFFD at index 2 .*lone surrogate, U\+D800/, 'lone surrogate');
+    const e = new tc.Encoder('windows-1252');
+    e.encode('ab', { stream: true });
+    throws(() => e.encode('c\u4E2D'), TypeError, /U\+4E2D at index 1 .*2 code units came before/, 'encoder chunk');
+  });
+
+  add('decode accepts every kind of buffer source and arrays of bytes', () => {
+    const buf = new Uint8Array([0x61, 0x62, 0x63, 0x64]);
+    equalText(tc.decode(buf.buffer, 'utf-8'), 'abcd', 'ArrayBuffer');
+    equalText(tc.decode(new DataView(buf.buffer, 1, 2), 'utf-8'), 'bc', 'DataView');
+    equalText(tc.decode(new Uint16Array(buf.buffer, 2, 1), 'utf-8'), 'cd', 'Uint16Array');
+    equalText(tc.decode([0x93, 0xFA], 'shift_jis'), '\u65E5', 'array');
+    equalText(tc.decode(new Uint8Array(0), 'gbk'), '', 'empty');
+    equalBytes(tc.encode('', 'big5'), new Uint8Array(0), 'empty encode');
+  });
+
+  add('lookup follows get an encoding', () => {
+    const sj = tc.lookup('  SJIS\n');
+    if (!sj || sj.name !== 'Shift_JIS' || !sj.labels.includes('ms932')) fail(`lookup(SJIS) = ${JSON.stringify(sj)}`);
+    if (tc.lookup('latin1').name !== 'windows-1252') fail('latin1');
+    if (tc.lookup('utf8').name !== 'UTF-8') fail('utf8');
+    if (tc.lookup('x-mac-roman').name !== 'macintosh') fail('x-mac-roman');
+    if (tc.lookup('shift_jis2') !== null || tc.lookup('') !== null) fail('non-labels');
+    if (tc.lookup('iso-2022-kr').name !== 'replacement' || tc.lookup('iso-2022-kr').hasEncoder) fail('replacement');
+  });
+
+  add('detect: guesses, with the calibrated confidence and the language', () => {
+    const ja = tc.encode('これは日本語の文章です。文字コードを自動的に判定するためのテストをしています。', 'shift_jis');
+    const g = tc.detect(ja, { tld: 'jp' });
+    if (g.encoding !== 'shift_jis' || !(g.confidence > 0.5) || g.language !== 'ja' || g.languageName !== 'Japanese') fail(JSON.stringify({ ...g, ranking: undefined }));
+    if (g.ranking[0].encoding !== 'shift_jis' || g.ranking.length < 10) fail('ranking');
+    const ru = tc.encode('Съешь же ещё этих мягких французских булок, да выпей чаю. Широкая электрификация южных губерний.', 'koi8-r');
+    const r = tc.detect(ru);
+    if (r.encoding !== 'koi8-r') fail(`koi8-r: ${r.encoding}`);
+    const only = tc.detect(ru, { allow: ['windows-1251', 'iso-8859-5'] });
+    if (!['windows-1251', 'iso-8859-5'].includes(only.encoding)) fail(`allow: ${only.encoding}`);
+    const ascii = tc.detect(new Uint8Array([0x61, 0x62]), { tld: 'jp' });
+    if (!ascii.asciiOnly || ascii.confidence !== 1) fail('ascii only');
+    const png = tc.detect(new Uint8Array([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0, 0, 0, 13]));
+    if (png.binary !== 'PNG' || png.confidence !== 0) fail(`png: ${png.binary}`);
+    throws(() => tc.detect(ja, { allow: ['nope'] }), RangeError, /"nope"/, 'bad allow');
+  });
+
+  add('sniff: BOM > Content-Type > <meta>', () => {
+    const meta = new TextEncoder().encode('<!doctype html><meta charset="euc-kr"><p>x');
+    let s = tc.sniff(meta);
+    if (s.encoding !== 'euc-kr' || s.source !== 'meta' || s.confidence !== 'tentative') fail(JSON.stringify(s));
+    s = tc.sniff(meta, { contentType: 'text/html; charset=Shift_JIS' });
+    if (s.encoding !== 'shift_jis' || s.source !== 'content-type' || s.confidence !== 'certain') fail(JSON.stringify(s));
+    const bom = new Uint8Array([0xEF, 0xBB, 0xBF, ...meta]);
+    s = tc.sniff(bom, { contentType: 'text/html; charset=Shift_JIS' });
+    if (s.encoding !== 'utf-8' || s.source !== 'bom' || s.bomLength !== 3) fail(JSON.stringify(s));
+    s = tc.sniff(new TextEncoder().encode('@charset "iso-8859-5";'), { kind: 'css' });
+    if (s.encoding !== 'iso-8859-5') fail(JSON.stringify(s));
+    s = tc.sniff(new Uint8Array([0x61]), { locale: 'ja-JP' });
+    if (s.encoding !== 'shift_jis' || s.source !== 'locale-default') fail(JSON.stringify(s));
+    throws(() => tc.sniff(meta, { kind: 'pdf' }), RangeError, /options\.kind/, 'bad kind');
+  });
+
+  add('TextEncoder: encode and encodeInto, lone surrogates', () => {
+    const te = new tc.TextEncoder();
+    equalBytes(te.encode('a\u00E9\uD83D\uDE00\uD800'), new Uint8Array([0x61, 0xC3, 0xA9, 0xF0, 0x9F, 0x98, 0x80, 0xEF, 0xBF, 0xBD]), 'encode');
+    const dst = new Uint8Array(5);
+    const r = te.encodeInto('a\u00E9\uD83D\uDE00', dst);
+    if (r.read !== 2 || r.written !== 3) fail(`encodeInto: ${JSON.stringify(r)}`);
+    equalBytes(dst, new Uint8Array([0x61, 0xC3, 0xA9, 0, 0]), 'encodeInto bytes');
+    if (te.encoding !== 'utf-8') fail('encoding');
+  });
+
+  if (hasStreams) {
+    add('streams: EncoderStream and DecoderStream for legacy encodings, TextEncoderStream', async () => {
+      const out = await pipe(new tc.EncoderStream('shift_jis'), ['\u65E5\u672C', '\u8A9E,', 'csv\n']);
+      const bytes = concat(out);
+      equalBytes(bytes, tc.encode('\u65E5\u672C\u8A9E,csv\n', 'shift_jis'), 'EncoderStream');
+      const back = await pipe(new tc.DecoderStream('shift_jis'), [bytes.slice(0, 1), bytes.slice(1, 5), bytes.slice(5)]);
+      equalText(back.join(''), '\u65E5\u672C\u8A9E,csv\n', 'DecoderStream');
+      const iso = await pipe(new tc.EncoderStream('iso-2022-jp'), ['\u65E5', '\u672C', 'a']);
+      equalBytes(concat(iso), tc.encode('\u65E5\u672Ca', 'iso-2022-jp'), 'EncoderStream keeps ISO-2022-JP state');
+      const te = await pipe(new tc.TextEncoderStream(), ['a\uD83D', '\uDE00b', '\uD800']);
+      equalBytes(concat(te), new Uint8Array([0x61, 0xF0, 0x9F, 0x98, 0x80, 0x62, 0xEF, 0xBF, 0xBD]), 'TextEncoderStream surrogates');
+      let error = null;
+      try { await pipe(new tc.DecoderStream('utf-8', { fatal: true }), [new Uint8Array([0x61, 0xFF])]); } catch (e) { error = e; }
+      if (!(error instanceof TypeError)) fail('a fatal DecoderStream errors the stream');
+    });
+  }
+
+  add('the polyfill check accepts this package\'s TextDecoder', () => {
+    // Every case the polyfill checks engines on is one this decoder gets right.
+    const checks = [
+      ['windows-1252', [0x80, 0x81, 0x9F], '\u20AC\u0081\u0178'],
+      ['shift_jis', [0x80, 0x82, 0xA0, 0xFF], '\u0080\u3042\uFFFD'],
+      ['gb18030', [0x81, 0x30, 0x81, 0x30, 0xA6, 0xD9], '\u0080\uFE10'],
+      ['big5', [0x88, 0x62], '\u00CA\u0304'],
+    ];
+    for (const [label, b, want] of checks) equalText(new tc.TextDecoder(label).decode(new Uint8Array(b)), want, label);
+  });
+
+  return list;
+}
+
+/** Runs the cases; returns { passed, failed: [[name, message]] }. */
+export async function run(list, log = () => {}) {
+  let passed = 0;
+  const failed = [];
+  for (const [name, fn] of list) {
+    try {
+      await fn();
+      passed++;
+      log(`ok - ${name}`);
+    } catch (e) {
+      failed.push([name, String(e && e.stack || e)]);
+      log(`not ok - ${name}\n  ${String(e && e.message || e)}`);
+    }
+  }
+  return { passed, failed };
+}

@@ -1,0 +1,92 @@
+use super::super::dispatch::available_levels;
+use super::*;
+use crate::simd::test_slots as slots;
+use alloc::vec::Vec;
+
+/// Deliberately naive oracle: each byte is the code point of its value.
+fn naive_utf8(src: &[u8]) -> Vec<u8> {
+    src.iter()
+        .map(|&b| char::from(b))
+        .collect::<alloc::string::String>()
+        .into_bytes()
+}
+
+fn sample(len: usize, seed: u8) -> Vec<u8> {
+    // Runs of ASCII and of bytes from 0x80 on, of varying lengths.
+    (0..len)
+        .map(|i| {
+            let i = i as u32 + u32::from(seed);
+            if (i / 37).is_multiple_of(2) {
+                (i % 0x80) as u8
+            } else {
+                (i.wrapping_mul(151) % 256) as u8
+            }
+        })
+        .collect()
+}
+
+#[test]
+fn latin1_to_utf8_matches_the_oracle_for_every_room() {
+    for k in available_levels() {
+        for len in (0..140).chain([1000, 4099]) {
+            let src = sample(len, len as u8);
+            let expected = naive_utf8(&src);
+            for room in [
+                0,
+                1,
+                2,
+                len / 2,
+                len,
+                expected.len() - 1.min(expected.len()),
+                expected.len(),
+                2 * len + 3,
+            ] {
+                let mut dst = alloc::vec![0xAAu8; room];
+                let (read, written) = to_utf8_with(k, &src, slots(&mut dst));
+                let whole = naive_utf8(&src[..read]);
+                assert_eq!(&dst[..written], &whole[..], "{k:?} {len} {room}");
+                assert!(
+                    dst[written..].iter().all(|&b| b == 0xAA),
+                    "{k:?} {len} {room}"
+                );
+                // It stops only when the next character does not fit.
+                if read < len {
+                    assert!(
+                        written + char::from(src[read]).len_utf8() > room,
+                        "{k:?} {len} {room}"
+                    );
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn widening_and_narrowing_match_the_oracle() {
+    for k in available_levels() {
+        for len in (0..100).chain([1000]) {
+            let src = sample(len, 3);
+            for room in [0, len / 2, len, len + 5] {
+                let mut wide = alloc::vec![0xAAAAu16; room];
+                let n = to_utf16_with(k, &src, slots(&mut wide));
+                assert_eq!(n, len.min(room));
+                let expected: Vec<u16> = src[..n].iter().map(|&b| u16::from(b)).collect();
+                assert_eq!(&wide[..n], &expected[..], "{k:?} {len} {room}");
+                let mut narrow = alloc::vec![0u8; room];
+                assert_eq!(from_utf16_with(k, &wide[..n], slots(&mut narrow)), n);
+                assert_eq!(&narrow[..n], &src[..n]);
+            }
+            // A unit from U+0100 on at every offset stops the narrowing there.
+            let wide: Vec<u16> = src.iter().map(|&b| u16::from(b)).collect();
+            for at in 0..len {
+                for bad in [0x100u16, 0xFF00, 0xFFFF, 0x1FF] {
+                    let mut w = wide.clone();
+                    w[at] = bad;
+                    let mut narrow = alloc::vec![0u8; len];
+                    assert_eq!(from_utf16_with(k, &w, slots(&mut narrow)), at, "{k:?} {at}");
+                    assert_eq!(&narrow[..at], &src[..at]);
+                }
+            }
+        }
+    }
+}
