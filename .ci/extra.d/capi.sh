@@ -7,7 +7,7 @@
 #     C11 and C++17, textcodec.hpp as C++17 and C++20, encoding_rs.h as C11;
 #  4. the C tests (tests/c/test_capi.c: the Rust tests' vectors, streaming split at every
 #     position, every error path; test_encoding_c.c: a program written against
-#     encoding_c's API) and the C++ tests, built through pkg-config against the installed
+#     encoding_c's API; test_mem.c: the mem conversions) and the C++ tests, built through pkg-config against the installed
 #     shared library and run; the C tests again with -fsanitize=address,undefined (the C
 #     side instrumented, linked to the static library) and under Valgrind's memcheck;
 #  5. examples/c/textconv built through pkg-config; conversions, a round trip, and its
@@ -96,6 +96,7 @@ run() { # name, then the command
   cc -std=c11 "${strict[@]}" -O1 -g $cflags -I"$tests" "$tests/test_capi.c" -o "$work/test_capi" $libs &&
     cc -std=c11 "${strict[@]}" -O1 -g $ec_cflags "$tests/test_encoding_c.c" -o "$work/test_encoding_c" \
       $(pkg-config --libs textcodec-encoding-c) &&
+    cc -std=c11 "${strict[@]}" -O1 -g $cflags "$tests/test_mem.c" -o "$work/test_mem" $libs &&
     c++ -std=c++17 "${strict[@]}" -O1 -g $cflags -I"$tests" "$tests/test_cpp.cpp" -o "$work/test_cpp17" $libs &&
     c++ -std=c++20 "${strict[@]}" -O1 -g $cflags -I"$tests" "$tests/test_cpp.cpp" -o "$work/test_cpp20" $libs
 } || fail "building the tests"
@@ -106,12 +107,14 @@ static_libs="$prefix/lib/libtextcodec.a $(pkg-config --libs-only-l --static text
 {
   cc -std=c11 -O1 -g "${san[@]}" $cflags -I"$tests" "$tests/test_capi.c" -o "$work/test_capi_san" $static_libs &&
     cc -std=c11 -O1 -g "${san[@]}" $ec_cflags "$tests/test_encoding_c.c" -o "$work/test_encoding_c_san" $static_libs &&
+    cc -std=c11 -O1 -g "${san[@]}" $cflags "$tests/test_mem.c" -o "$work/test_mem_san" $static_libs &&
     c++ -std=c++20 -O1 -g "${san[@]}" $cflags -I"$tests" "$tests/test_cpp.cpp" -o "$work/test_cpp_san" $static_libs
 } || fail "building the sanitizer tests"
 lap "test builds"
 export LD_LIBRARY_PATH="$prefix/lib"
 run test_capi "$work/test_capi"
 run test_encoding_c "$work/test_encoding_c"
+run test_mem "$work/test_mem"
 run test_cpp17 "$work/test_cpp17"
 run test_cpp20 "$work/test_cpp20"
 # The binaries must use the installed library, by its soname.
@@ -120,12 +123,14 @@ ldd "$work/test_capi" | grep -q "libtextcodec.so.0 => $prefix/lib/" \
 export ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
 run "test_capi (ASan+UBSan)" "$work/test_capi_san"
 run "test_encoding_c (ASan+UBSan)" "$work/test_encoding_c_san"
+run "test_mem (ASan+UBSan)" "$work/test_mem_san"
 run "test_cpp (ASan+UBSan)" "$work/test_cpp_san"
 unset ASAN_OPTIONS UBSAN_OPTIONS
 lap "tests and sanitizers"
 vg=(valgrind -q --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=definite)
 run "test_capi (Valgrind)" "${vg[@]}" "$work/test_capi"
 run "test_encoding_c (Valgrind)" "${vg[@]}" "$work/test_encoding_c"
+run "test_mem (Valgrind)" "${vg[@]}" "$work/test_mem"
 lap "Valgrind"
 
 # --- 5. textconv, as a user would build it

@@ -393,6 +393,28 @@ typedef struct TextcodecEncodeResult {
 } TextcodecEncodeResult;
 
 /**
+ * What a `textcodec_mem_` conversion did.
+ */
+typedef struct TextcodecMemResult {
+  /**
+   * `TEXTCODEC_INPUT_EMPTY` (all converted), `TEXTCODEC_OUTPUT_FULL` (convert the rest,
+   * from `read`, into more room), `TEXTCODEC_MALFORMED` (checked conversions: the input
+   * is not what they convert from at `read`: ill-formed UTF-8 or UTF-16, or into
+   * Latin-1 a character above U+00FF) or `TEXTCODEC_INVALID_ARGUMENT`.
+   */
+  uint32_t status;
+  /**
+   * Input converted (bytes or units); with `TEXTCODEC_MALFORMED`, the offset of the
+   * error.
+   */
+  size_t read;
+  /**
+   * Output written (bytes or units); what the buffer holds past it is unspecified.
+   */
+  size_t written;
+} TextcodecMemResult;
+
+/**
  * Inputs to `textcodec_sniff` besides the bytes. Start from
  * `textcodec_sniff_options_default(kind)`: its encodings are `TEXTCODEC_NO_ENCODING` and
  * its pointers `NULL` ("not given").
@@ -1193,6 +1215,251 @@ const char *textcodec_label_at(size_t index, TextcodecEncoding *encoding_out);
  * `bom_length_out` is `NULL` or points to a writable `size_t`.
  */
 TextcodecEncoding textcodec_bom_sniff(const uint8_t *bytes, size_t len, size_t *bom_length_out);
+
+/**
+ * UTF-8 to UTF-16, each error as U+FFFD (the Standard's UTF-8 decoder, without BOM
+ * handling). A buffer of `textcodec_mem_utf16_max_len_from_utf8(src_len)` units takes
+ * it all.
+ *
+ * # Safety
+ * `src` designates `src_len` readable elements and `dst` `dst_len` writable ones, not
+ * overlapping (`NULL` only with length 0; `uint16_t` pointers 2-byte aligned).
+ */
+struct TextcodecMemResult textcodec_mem_utf8_to_utf16_lossy(const uint8_t *src,
+                                                            size_t src_len,
+                                                            uint16_t *dst,
+                                                            size_t dst_len);
+
+/**
+ * UTF-8 to UTF-16, stopping at the first error (`TEXTCODEC_MALFORMED`, `read` its
+ * offset).
+ *
+ * # Safety
+ * `src` designates `src_len` readable elements and `dst` `dst_len` writable ones, not
+ * overlapping (`NULL` only with length 0; `uint16_t` pointers 2-byte aligned).
+ */
+struct TextcodecMemResult textcodec_mem_utf8_to_utf16_checked(const uint8_t *src,
+                                                              size_t src_len,
+                                                              uint16_t *dst,
+                                                              size_t dst_len);
+
+/**
+ * UTF-16 to UTF-8, each lone surrogate as U+FFFD (WebIDL's USVString conversion). A
+ * buffer of `textcodec_mem_utf8_max_len_from_utf16(src_len)` bytes takes it all.
+ *
+ * # Safety
+ * `src` designates `src_len` readable elements and `dst` `dst_len` writable ones, not
+ * overlapping (`NULL` only with length 0; `uint16_t` pointers 2-byte aligned).
+ */
+struct TextcodecMemResult textcodec_mem_utf16_to_utf8_lossy(const uint16_t *src,
+                                                            size_t src_len,
+                                                            uint8_t *dst,
+                                                            size_t dst_len);
+
+/**
+ * UTF-16 to UTF-8, stopping at the first lone surrogate.
+ *
+ * # Safety
+ * `src` designates `src_len` readable elements and `dst` `dst_len` writable ones, not
+ * overlapping (`NULL` only with length 0; `uint16_t` pointers 2-byte aligned).
+ */
+struct TextcodecMemResult textcodec_mem_utf16_to_utf8_checked(const uint16_t *src,
+                                                              size_t src_len,
+                                                              uint8_t *dst,
+                                                              size_t dst_len);
+
+/**
+ * Latin-1 to UTF-8 (two bytes from 0x80 on).
+ *
+ * # Safety
+ * `src` designates `src_len` readable elements and `dst` `dst_len` writable ones, not
+ * overlapping (`NULL` only with length 0; `uint16_t` pointers 2-byte aligned).
+ */
+struct TextcodecMemResult textcodec_mem_latin1_to_utf8(const uint8_t *src,
+                                                       size_t src_len,
+                                                       uint8_t *dst,
+                                                       size_t dst_len);
+
+/**
+ * Latin-1 to UTF-16 (one unit per byte).
+ *
+ * # Safety
+ * `src` designates `src_len` readable elements and `dst` `dst_len` writable ones, not
+ * overlapping (`NULL` only with length 0; `uint16_t` pointers 2-byte aligned).
+ */
+struct TextcodecMemResult textcodec_mem_latin1_to_utf16(const uint8_t *src,
+                                                        size_t src_len,
+                                                        uint16_t *dst,
+                                                        size_t dst_len);
+
+/**
+ * UTF-16 to Latin-1, stopping at the first unit from U+0100 on.
+ *
+ * # Safety
+ * `src` designates `src_len` readable elements and `dst` `dst_len` writable ones, not
+ * overlapping (`NULL` only with length 0; `uint16_t` pointers 2-byte aligned).
+ */
+struct TextcodecMemResult textcodec_mem_utf16_to_latin1(const uint16_t *src,
+                                                        size_t src_len,
+                                                        uint8_t *dst,
+                                                        size_t dst_len);
+
+/**
+ * UTF-8 to Latin-1, stopping at ill-formed UTF-8 or the first character from U+0100
+ * on.
+ *
+ * # Safety
+ * `src` designates `src_len` readable elements and `dst` `dst_len` writable ones, not
+ * overlapping (`NULL` only with length 0; `uint16_t` pointers 2-byte aligned).
+ */
+struct TextcodecMemResult textcodec_mem_utf8_to_latin1(const uint8_t *src,
+                                                       size_t src_len,
+                                                       uint8_t *dst,
+                                                       size_t dst_len);
+
+/**
+ * The length of the longest valid UTF-8 prefix (`src_len` when all of it is valid;
+ * 0 for `NULL` with a length).
+ *
+ * # Safety
+ * `src` designates `src_len` readable elements (`NULL` only with length 0; `uint16_t`
+ * pointers 2-byte aligned).
+ */
+size_t textcodec_mem_utf8_valid_up_to(const uint8_t *src, size_t src_len);
+
+/**
+ * The offset of the first lone surrogate (`src_len` when well-formed; 0 for `NULL`
+ * with a length).
+ *
+ * # Safety
+ * `src` designates `src_len` readable elements (`NULL` only with length 0; `uint16_t`
+ * pointers 2-byte aligned).
+ */
+size_t textcodec_mem_utf16_valid_up_to(const uint16_t *src, size_t src_len);
+
+/**
+ * Whether `src` is valid UTF-8 whose characters are all below U+0100.
+ *
+ * # Safety
+ * `src` designates `src_len` readable elements (`NULL` only with length 0; `uint16_t`
+ * pointers 2-byte aligned).
+ */
+bool textcodec_mem_is_latin1_utf8(const uint8_t *src, size_t src_len);
+
+/**
+ * Whether every unit is below U+0100.
+ *
+ * # Safety
+ * `src` designates `src_len` readable elements (`NULL` only with length 0; `uint16_t`
+ * pointers 2-byte aligned).
+ */
+bool textcodec_mem_is_latin1_utf16(const uint16_t *src, size_t src_len);
+
+/**
+ * Whether every byte is ASCII.
+ *
+ * # Safety
+ * `src` designates `src_len` readable elements (`NULL` only with length 0; `uint16_t`
+ * pointers 2-byte aligned).
+ */
+bool textcodec_mem_is_ascii(const uint8_t *src, size_t src_len);
+
+/**
+ * Whether every unit is ASCII.
+ *
+ * # Safety
+ * `src` designates `src_len` readable elements (`NULL` only with length 0; `uint16_t`
+ * pointers 2-byte aligned).
+ */
+bool textcodec_mem_is_ascii_utf16(const uint16_t *src, size_t src_len);
+
+/**
+ * How many bytes at the start are ASCII.
+ *
+ * # Safety
+ * `src` designates `src_len` readable elements (`NULL` only with length 0; `uint16_t`
+ * pointers 2-byte aligned).
+ */
+size_t textcodec_mem_ascii_prefix_len(const uint8_t *src, size_t src_len);
+
+/**
+ * How many units at the start are ASCII.
+ *
+ * # Safety
+ * `src` designates `src_len` readable elements (`NULL` only with length 0; `uint16_t`
+ * pointers 2-byte aligned).
+ */
+size_t textcodec_mem_ascii_prefix_len_utf16(const uint16_t *src, size_t src_len);
+
+/**
+ * The UTF-16 length of `src` converted lossily (`SIZE_MAX` for `NULL` with a length).
+ *
+ * # Safety
+ * `src` designates `src_len` readable elements (`NULL` only with length 0; `uint16_t`
+ * pointers 2-byte aligned).
+ */
+size_t textcodec_mem_utf16_len_from_utf8_lossy(const uint8_t *src, size_t src_len);
+
+/**
+ * The UTF-8 length of well-formed `src` (a lone surrogate counts two bytes, one less
+ * than its U+FFFD; `SIZE_MAX` for `NULL` with a length).
+ *
+ * # Safety
+ * `src` designates `src_len` readable elements (`NULL` only with length 0; `uint16_t`
+ * pointers 2-byte aligned).
+ */
+size_t textcodec_mem_utf8_len_from_utf16(const uint16_t *src, size_t src_len);
+
+/**
+ * The UTF-8 length of `src` converted lossily (`SIZE_MAX` for `NULL` with a length).
+ *
+ * # Safety
+ * `src` designates `src_len` readable elements (`NULL` only with length 0; `uint16_t`
+ * pointers 2-byte aligned).
+ */
+size_t textcodec_mem_utf8_len_from_utf16_lossy(const uint16_t *src, size_t src_len);
+
+/**
+ * The UTF-8 length of Latin-1 `src` (`SIZE_MAX` for `NULL` with a length).
+ *
+ * # Safety
+ * `src` designates `src_len` readable elements (`NULL` only with length 0; `uint16_t`
+ * pointers 2-byte aligned).
+ */
+size_t textcodec_mem_utf8_len_from_latin1(const uint8_t *src, size_t src_len);
+
+/**
+ * Code points of `src` read as UTF-16 (a lone surrogate counts one; `SIZE_MAX` for
+ * `NULL` with a length).
+ *
+ * # Safety
+ * `src` designates `src_len` readable elements (`NULL` only with length 0; `uint16_t`
+ * pointers 2-byte aligned).
+ */
+size_t textcodec_mem_char_count_utf16(const uint16_t *src, size_t src_len);
+
+/**
+ * Replaces every lone surrogate with U+FFFD in place; returns how many (0 for `NULL`).
+ *
+ * # Safety
+ * `src` designates `src_len` writable, 2-byte-aligned `uint16_t` (`NULL` only with 0).
+ */
+size_t textcodec_mem_utf16_make_well_formed(uint16_t *src, size_t src_len);
+
+/**
+ * The most UTF-16 units `utf8_len` bytes convert to (`utf8_len`).
+ */
+size_t textcodec_mem_utf16_max_len_from_utf8(size_t utf8_len);
+
+/**
+ * The most UTF-8 bytes `utf16_len` units convert to (`3 * utf16_len`, saturating).
+ */
+size_t textcodec_mem_utf8_max_len_from_utf16(size_t utf16_len);
+
+/**
+ * The most UTF-8 bytes `latin1_len` bytes of Latin-1 convert to (`2 * latin1_len`).
+ */
+size_t textcodec_mem_utf8_max_len_from_latin1(size_t latin1_len);
 
 /**
  * Options for `kind` (`TEXTCODEC_RESOURCE_*`) with nothing else known.

@@ -415,6 +415,36 @@ inline std::string encode(std::string_view text, Encoding encoding) {
   return out;
 }
 
+/// `textcodec::mem`: whole-string conversions between UTF-8 and UTF-16 (lossy: errors
+/// become U+FFFD as the Standard's UTF-8 decoder and WebIDL's USVString conversion do)
+/// and checks, sized exactly by the length functions.
+namespace mem {
+inline std::u16string utf8_to_utf16_lossy(std::string_view src) {
+  std::u16string out(textcodec_mem_utf16_len_from_utf8_lossy(detail::u8(src), src.size()), u'\0');
+  TextcodecMemResult r = textcodec_mem_utf8_to_utf16_lossy(
+      detail::u8(src), src.size(), reinterpret_cast<uint16_t *>(out.data()), out.size());
+  out.resize(r.written);
+  return out;
+}
+inline std::string utf16_to_utf8_lossy(std::u16string_view src) {
+  const uint16_t *units = reinterpret_cast<const uint16_t *>(src.data());
+  std::string out(textcodec_mem_utf8_len_from_utf16_lossy(units, src.size()), '\0');
+  TextcodecMemResult r = textcodec_mem_utf16_to_utf8_lossy(
+      units, src.size(), reinterpret_cast<uint8_t *>(out.data()), out.size());
+  out.resize(r.written);
+  return out;
+}
+/// The length of the longest valid UTF-8 prefix.
+inline std::size_t utf8_valid_up_to(std::string_view src) noexcept {
+  return textcodec_mem_utf8_valid_up_to(detail::u8(src), src.size());
+}
+/// The offset of the first lone surrogate (`src.size()` if none).
+inline std::size_t utf16_valid_up_to(std::u16string_view src) noexcept {
+  return textcodec_mem_utf16_valid_up_to(reinterpret_cast<const uint16_t *>(src.data()),
+                                         src.size());
+}
+}  // namespace mem
+
 /// The detector's guess.
 struct Guess {
   Encoding encoding;

@@ -1,5 +1,6 @@
 //! The C API of textcodec: `libtextcodec` and `include/textcodec.h` (generated from this
-//! crate by `cargo xtask cheader`), with the C++ header `include/textcodec.hpp` over it
+//! crate by `cargo xtask cheader`): encodings and labels, decoders and encoders, sniffing,
+//! detection and `textcodec::mem` ([`mem`]), with the C++ header `include/textcodec.hpp` over it
 //! and, with the default feature `encoding-c`, encoding_c's names
 //! (`include/encoding_c/encoding_rs.h`, module [`compat`]).
 //!
@@ -49,6 +50,7 @@ pub mod decode;
 pub mod detect;
 pub mod encode;
 pub mod encoding;
+pub mod mem;
 pub mod sniff;
 
 /// encoding_c's names (`include/encoding_c/encoding_rs.h`, hand-written: not in textcodec.h).
@@ -61,6 +63,7 @@ pub use decode::*;
 pub use detect::*;
 pub use encode::*;
 pub use encoding::*;
+pub use mem::*;
 pub use sniff::*;
 
 /// The call consumed all its input (and with `last`, finished the stream).

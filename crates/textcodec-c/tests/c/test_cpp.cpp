@@ -111,6 +111,15 @@ int main() {
   auto report = sniff("<meta charset=euc-kr>", o);
   CHECK(report && report->encoding == TEXTCODEC_EUC_KR, "sniff");
 
+  // mem.
+  CHECK(mem::utf8_to_utf16_lossy(std::string_view("a\xF0\x9F\x98" "b\xFF", 6)) ==
+            u"a\uFFFDb\uFFFD", "mem utf8 -> utf16");
+  const char16_t lone[3] = {u'a', 0xD800, 0xE9};
+  CHECK(mem::utf16_to_utf8_lossy(std::u16string_view(lone, 3)) == "a\xEF\xBF\xBD\xC3\xA9",
+        "mem utf16 -> utf8");
+  CHECK(mem::utf8_valid_up_to("ok \xE2\x82") == 3 &&
+            mem::utf16_valid_up_to(std::u16string_view(lone, 3)) == 1, "mem validation");
+
 #if __cplusplus >= 202002L
   // std::span overloads.
   std::vector<char> out8(8);
