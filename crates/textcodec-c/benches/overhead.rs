@@ -228,6 +228,33 @@ fn cases() -> Vec<Case> {
             }),
         });
     }
+    // textcodec::mem: UTF-8 -> UTF-16 lossy, 24 bytes and 1 MB.
+    for (name, text) in [
+        ("mem 24 B UTF-8 -> UTF-16, lossy", utf8_text),
+        ("mem 1 MB UTF-8 -> UTF-16, lossy", ja),
+    ] {
+        let bytes = text.as_bytes();
+        let mut out = vec![0u16; bytes.len()];
+        let mut out2 = vec![0u16; bytes.len()];
+        cases.push(Case {
+            name,
+            bytes: bytes.len(),
+            rust: Box::new(move || {
+                let _ = black_box(textcodec::mem::utf8_to_utf16_lossy(
+                    black_box(bytes),
+                    &mut out,
+                ));
+            }),
+            c: Box::new(move || unsafe {
+                let _ = black_box(textcodec_mem_utf8_to_utf16_lossy(
+                    black_box(bytes).as_ptr(),
+                    bytes.len(),
+                    out2.as_mut_ptr(),
+                    out2.len(),
+                ));
+            }),
+        });
+    }
     // The same from bytes on the Rust side too: a `&[u8]` from outside must be validated
     // before `encode_from_utf8` takes it as `&str`, which the C API does inside.
     for (name, enc, text) in [
