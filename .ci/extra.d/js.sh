@@ -4,7 +4,9 @@
 # builds, ES module and CommonJS, bindings/node's Web IDL tests on the wasm core, iconv-lite
 # compatibility), the packed tarball installed offline, Deno and Bun (npm packages), and
 # headless Chromium (Debian's chromium, driven by playwright-core) with the Shift_JIS CSV
-# demo. Installs what it needs, idempotently: chromium (apt), the rustup target, the pinned
+# demo; and the Node tests once more on the native addon (bindings/node, built here with
+# npm ci && npm run build as node.sh does: node.sh, which runs after this script, then finds
+# it built and cargo has nothing to redo). Installs what it needs, idempotently: chromium (apt), the rustup target, the pinned
 # dev dependencies (npm ci). Prints the timings of each part.
 set -euo pipefail
 cd "$(dirname "$0")/../../bindings/js"
@@ -14,6 +16,8 @@ now() { date +%s.%N; }
 since() { awk -v a="$1" -v b="$(now)" 'BEGIN { printf "%.1f s", b - a }'; }
 all_start=$(now)
 timings=""
+log=$(mktemp)
+trap 'rm -f "$log"' EXIT
 
 command -v node >/dev/null || fail "node is not installed (Node.js >= 20 is required)"
 command -v npm >/dev/null || fail "npm is not installed"
@@ -55,10 +59,24 @@ npm run build || fail "npm run build"
 timings="$timings
   build: $(since "$start")"
 
+echo "--- native addon for the native run of npm test (bindings/node: npm ci && npm run build)"
+start=$(now)
+(cd ../node && npm ci --no-audit --no-fund --loglevel=error && npm run build) || fail "building the native addon (bindings/node: npm run build)"
+[ -f ../node/textcodec.node ] || fail "bindings/node: npm run build did not produce textcodec.node"
+native_build=$(since "$start")
+timings="$timings
+  native addon build: $native_build"
+
 echo "--- npm test"
 start=$(now)
-npm test || fail "npm test"
+npm test 2>&1 | tee "$log" || fail "npm test"
 timings="$timings
   npm test: $(since "$start")"
+# The CI time the native path adds: the addon build (which node.sh no longer does) and the
+# native run of the Node tests, as npm test timed it.
+native_tests=$(grep -E '^  Node.*native addon' "$log" | awk -F': ' '{ s += $NF } END { printf "%.1f s", s }')
+grep -q '^  Node.*native addon' "$log" || fail "npm test did not run the Node tests on the native addon"
+timings="$timings
+  (native path: addon build $native_build, native test runs $native_tests)"
 echo "js.sh timings:$timings
   total: $(since "$all_start")"

@@ -119,7 +119,16 @@ export declare function sniff(bytes: Bytes, options?: SniffOptions): SniffResult
 export declare const backend: {
   kind: 'wasm'; simd: boolean; kernel: string;
   strings: { utf8: string; utf16: string; input: string };
+  /** The native addon's decoders in use (Node with textcodec-native installed), or null. */
+  native: { decoders: string[]; minBytes: number } | null;
 };
+/**
+ * The core in use: "native" when the native addon (textcodec-native) is loaded, in Node —
+ * it then decodes the encodings in backend.native.decoders (whole inputs from minBytes up) and the wasm core does the rest —
+ * else the WebAssembly build. TEXTCODEC_NATIVE=0 keeps the wasm core; TEXTCODEC_NATIVE=1
+ * requires the addon.
+ */
+export declare const core: 'native' | 'wasm-simd' | 'wasm-plain';
 
 declare const textcodec: {
   TextDecoder: typeof TextDecoder; TextEncoder: typeof TextEncoder;
@@ -128,6 +137,7 @@ declare const textcodec: {
   DecoderStream: typeof DecoderStream; EncoderStream: typeof EncoderStream;
   createDecodeTransform: typeof createDecodeTransform; createEncodeTransform: typeof createEncodeTransform;
   lookup: typeof lookup; encodings: typeof encodings; detect: typeof detect; sniff: typeof sniff;
+  core: typeof core;
   backend: typeof backend;
 };
 export default textcodec;

@@ -60,11 +60,12 @@ const forced = process.env.TEXTCODEC_WASM;
 const simd = forced === 'plain' ? false : forced === 'simd' ? true : WebAssembly.validate(SIMD_PROBE);
 const wasmFile = require('node:path').join(__dirname, '..', 'wasm', simd ? 'textcodec-simd.wasm' : 'textcodec.wasm');
 const instance = new WebAssembly.Instance(new WebAssembly.Module(require('node:fs').readFileSync(wasmFile)), {});
-const api = createApi(createCore(instance, { simd, forceFromCharCode: process.env.TEXTCODEC_STRINGS === 'fromCharCode', prefer: process.env.TEXTCODEC_PREFER }));
+const api = createApi(createCore(instance, { simd, forceFromCharCode: process.env.TEXTCODEC_STRINGS === 'fromCharCode', prefer: process.env.TEXTCODEC_PREFER }),
+  loadNative(require), NATIVE_DECODERS, NATIVE_MIN_BYTES);
 module.exports = api;
 `;
 const write = (name, text) => fs.writeFileSync(path.join(root, 'dist', name), header + text);
-write('index.cjs', factory('core.js') + '\n' + factory('api.js') + load);
+write('index.cjs', factory('core.js') + '\n' + factory('api.js') + '\n' + factory('native.js') + load);
 write('polyfill.cjs', factory('polyfill-check.js') +
   "\nconst api = require('./index.cjs');\nmodule.exports = api;\nmodule.exports.installed = installPolyfill(api);\n");
 write('iconv-lite.cjs', factory('iconv.js') + "\nmodule.exports = createIconv(require('./index.cjs'));\n");

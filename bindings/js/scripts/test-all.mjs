@@ -2,7 +2,10 @@
 //   Node: test/node/ with the simd128 build and with the plain one (ES module and CommonJS
 //         entries), bindings/node's Web IDL/decoder/encoder/stream tests on the CommonJS
 //         entry, and test/suite.js without the host's TextDecoder/TextEncoder (strings
-//         built with String.fromCharCode);
+//         built with String.fromCharCode), all with TEXTCODEC_NATIVE=0; then the same
+//         Node tests once more with the native addon (TEXTCODEC_NATIVE=1, bindings/node's
+//         textcodec.node linked as node_modules/textcodec-native), or a line saying
+//         "native: SKIPPED" when the addon has not been built;
 //   the package: npm pack holds the .wasm files, and installs and runs from its tarball;
 //   Deno and Bun (from node_modules: npm packages `deno`, `bun`): test/suite.js, both builds;
 //   Chromium (playwright-core; /usr/bin/chromium): test/suite.js, both builds, and the demo.
@@ -50,18 +53,46 @@ if (fs.existsSync(indexes)) {
   console.log(`(${indexes} not found: the fixtures are not compared with the Standard's files)`);
 }
 for (const build of ['simd', 'plain']) {
-  step('node', `Node ${process.version}, wasm ${build}: test/node/`, process.execPath, ['--test', 'test/node/'], { TEXTCODEC_WASM: build });
+  step('node', `Node ${process.version}, wasm ${build}: test/node/`, process.execPath, ['--test', 'test/node/'], { TEXTCODEC_WASM: build, TEXTCODEC_NATIVE: '0' });
 }
 const addonTests = path.resolve(root, '../node/test');
 if (fs.existsSync(addonTests)) {
   const files = ['webidl', 'decoder', 'encoder', 'streams'].map((f) => path.join(addonTests, `${f}.test.js`));
   for (const build of ['simd', 'plain']) {
     step('node', `Node, wasm ${build}: bindings/node's Web IDL, decoder, encoder and stream tests`, process.execPath, ['--test', ...files],
-      { TEXTCODEC_WASM: build, TEXTCODEC_MODULE: path.join(root, 'dist', 'index.cjs') });
+      { TEXTCODEC_WASM: build, TEXTCODEC_NATIVE: '0', TEXTCODEC_MODULE: path.join(root, 'dist', 'index.cjs') });
   }
 }
 step('node', 'Node, wasm plain, no host TextDecoder/TextEncoder: test/suite.js', process.execPath, ['test/run-suite.mjs'],
-  { TEXTCODEC_WASM: 'plain', TEXTCODEC_STRINGS: 'fromCharCode' }, { capture: true });
+  { TEXTCODEC_WASM: 'plain', TEXTCODEC_STRINGS: 'fromCharCode', TEXTCODEC_NATIVE: '0' }, { capture: true });
+
+// The native addon (bindings/node, package textcodec-native) as the optional faster path:
+// the Node tests again, with TEXTCODEC_NATIVE=1 (which fails if the addon does not load).
+if (!only || only.includes('node')) {
+  const addonDir = path.resolve(root, '../node');
+  const link = path.join(root, 'node_modules', 'textcodec-native');
+  if (!fs.existsSync(path.join(addonDir, 'textcodec.node'))) {
+    console.log(`\n=== native: SKIPPED, addon not built (${path.join(addonDir, 'textcodec.node')} is missing: cd ../node && npm ci && npm run build)`);
+    timings.push('native: SKIPPED, addon not built');
+  } else {
+    // Linked as an installed optional dependency is, for this run only.
+    // (process.exit on a failure skips `finally`: the exit handler removes it then.)
+    const linked = !fs.existsSync(link);
+    const unlink = () => { if (linked) fs.rmSync(link, { force: true }); };
+    if (linked) { fs.symlinkSync(path.relative(path.dirname(link), addonDir), link, 'dir'); process.on('exit', unlink); }
+    try {
+      const native = { TEXTCODEC_WASM: 'simd', TEXTCODEC_NATIVE: '1' };
+      step('node', `Node ${process.version}, native addon (+ wasm simd): test/node/`, process.execPath, ['--test', 'test/node/'], native);
+      if (fs.existsSync(addonTests)) {
+        const files = ['webidl', 'decoder', 'encoder', 'streams'].map((f) => path.join(addonTests, `${f}.test.js`));
+        step('node', 'Node, native addon (+ wasm simd): bindings/node\'s Web IDL, decoder, encoder and stream tests', process.execPath, ['--test', ...files],
+          { ...native, TEXTCODEC_MODULE: path.join(root, 'dist', 'index.cjs') });
+      }
+    } finally {
+      unlink();
+    }
+  }
+}
 
 if (!only || only.includes('pack')) {
   // The tarball holds the .wasm files and installs and runs where no Rust is needed.
@@ -78,6 +109,8 @@ if (!only || only.includes('pack')) {
     const check = `
       const assert = require('node:assert');
       const cjs = require('textcodec');
+      // textcodec-native is not installed here: the wasm core, quietly.
+      assert.match(cjs.core, /^wasm-(simd|plain)$/);
       const iconv = require('textcodec/iconv-lite');
       assert.deepStrictEqual([...cjs.encode('日本', 'shift_jis')], [0x93, 0xFA, 0x96, 0x7B]);
       assert.strictEqual(iconv.decode(Buffer.from([0x93, 0xFA]), 'sjis'), '日');

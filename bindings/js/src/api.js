@@ -3,7 +3,7 @@
 // exceptions), and the legacy API: decode, encode, Decoder, Encoder, DecoderStream,
 // EncoderStream, lookup, detect, sniff. No imports (see core.js).
 
-export function createApi(core) {
+export function createApi(core, native = null, nativeDecoders = [], nativeMinBytes = 0) {
   const {
     Uint8Array, TypeError, RangeError,
     Object: { defineProperty, getOwnPropertyDescriptor, getPrototypeOf },
@@ -39,6 +39,13 @@ export function createApi(core) {
   // Single-byte encoders take code units: one table load each (the core's fast path).
   const form = (id) => (id === ISO_2022_JP ? 'utf8' : id > UTF8 && id < GBK ? 'units' : '');
   const EMPTY = new Uint8Array(0);
+
+  // The native addon's decoders (src/native.js), for the encodings where it is faster.
+  const nativeIds = native === null ? null : new Set(nativeDecoders.map((n) => names.indexOf(n)));
+  const routed = (id, length) => nativeIds !== null && length >= nativeMinBytes && length !== 0 && nativeIds.has(id);
+  // One addon decoder per encoding and fatal flag for decode(): a call without `stream`
+  // starts a new stream, so one instance serves every call.
+  const nativeOneShot = new Map();
 
   // ---- Web IDL conversions
 
@@ -140,13 +147,43 @@ export function createApi(core) {
     ? new FinalizationRegistry(([free, h]) => free(h)) : null;
   const track = (object, free, h) => { if (registry !== null) registry.register(object, [free, h]); };
 
+  /**
+   * The addon reads the bytes in place during the call; shared memory, which other threads
+   * may write meanwhile, is copied first (the Standard's *get a copy of the buffer source*).
+   */
+  const nativeBytes = (view) => (isSharedArrayBuffer(typedArrayBuffer(view)) ? new Uint8Array(view) : view);
+
+  /**
+   * A whole stream (one call without `stream`) through the addon: the text, or null for
+   * malformed input in fatal mode. One addon decoder per encoding and fatal flag serves
+   * every call (each starts a new stream). The BOM is never that of these encodings.
+   */
+  function nativeDecode(id, fatal, view) {
+    const key = fatal ? -1 - id : id;
+    let d = nativeOneShot.get(key);
+    if (d === undefined) {
+      d = new native.NativeDecoder(lowerNames[id], fatal, true);
+      nativeOneShot.set(key, d);
+    }
+    return d.decode(nativeBytes(view), false);
+  }
+
   /** A TextDecoder's state in the core: decode(view or undefined, stream) → string. */
   function textDecoderState(id, fatal, ignoreBOM) {
     const h = w.tc_td_new(id, fatal ? 1 : 0, ignoreBOM ? 1 : 0);
     const utf16 = core.prefersUtf16(id) ? 1 : 0;
+    // Whether a stream is under way (the last call had stream: true): only a call that
+    // starts and ends a stream can go to the addon.
+    let streaming = false;
     return {
       h,
       decode(view, stream) {
+        if (!streaming && !stream && view !== undefined && routed(id, view.length)) {
+          const out = nativeDecode(id, fatal, view);
+          if (out === null) throw invalidData(id);
+          return out;
+        }
+        streaming = stream;
         let status;
         if (view === undefined || view.length === 0) {
           status = w.tc_td_decode(h, 0, 0, stream ? 1 : 0, utf16);
@@ -491,6 +528,9 @@ export function createApi(core) {
     return new RangeError(`${context}: ${names[id]} has no encoder (the Standard defines none)`);
   }
 
+  const startsWithBom = (v) => (v[0] === 0xEF && v.length >= 3 && v[1] === 0xBB && v[2] === 0xBF) ||
+    (v.length >= 2 && ((v[0] === 0xFE && v[1] === 0xFF) || (v[0] === 0xFF && v[1] === 0xFE)));
+
   /**
    * decode(bytes, label = "utf-8", { fatal = false, bom = "sniff" }) → string. `bom`:
    * "sniff" (a UTF-8/UTF-16 byte order mark overrides the label and is removed: the
@@ -501,6 +541,14 @@ export function createApi(core) {
     const view = bytesArgument(bytes, context);
     const id = encodingId(label, context);
     const [fatal, bom] = legacyDecodeOptions(options, context);
+    // The addon, where it is faster; not for input that starts with a byte order mark
+    // when bom is "sniff" (the BOM then names the encoding: the wasm core does that).
+    if (routed(id, view.length) && !(bom === 0 && startsWithBom(view))) {
+      const out = nativeDecode(id, fatal, view);
+      if (out !== null) return out;
+      // Malformed input in fatal mode: the wasm core finds the same error and names its
+      // bytes and offset.
+    }
     const utf16 = core.prefersUtf16(id) ? 1 : 0;
     const p = view.length === 0 ? 0 : core.putBytes(view);
     const status = w.tc_decode(id, fatal ? 1 : 0, bom, p, view.length, utf16);
@@ -872,6 +920,13 @@ export function createApi(core) {
     decode, encode, Decoder, Encoder, DecoderStream, EncoderStream, lookup, detect, sniff,
     createDecodeTransform, createEncodeTransform,
     encodings: () => names.slice(),
-    backend: { kind: 'wasm', simd: core.simd, kernel: core.kernel(), strings: core.stringPaths },
+    backend: {
+      kind: 'wasm', simd: core.simd, kernel: core.kernel(), strings: core.stringPaths,
+      // The addon's decoders in use (src/native.js), or null.
+      native: nativeIds === null ? null : { decoders: [...nativeIds].map((i) => names[i]), minBytes: nativeMinBytes },
+    },
+    // Which core answers: "native" when the addon is loaded (for the decoders in
+    // backend.native; the wasm core does the rest), else the wasm build.
+    core: native !== null ? 'native' : core.simd ? 'wasm-simd' : 'wasm-plain',
   };
 }

@@ -1,15 +1,19 @@
-// The ES module entry: loads the WebAssembly core (top-level await), then builds the API.
+// The ES module entry: loads the WebAssembly core (top-level await) and, in Node, the native
+// addon when it is installed, then builds the API.
 import { createCore } from './core.js';
 import { createApi } from './api.js';
-import { loadWasm } from './load.js';
+import { loadWasm, nodeRequire } from './load.js';
+import { loadNative, NATIVE_DECODERS, NATIVE_MIN_BYTES } from './native.js';
 
 const loaded = await loadWasm();
-const api = createApi(createCore(loaded.instance, loaded));
+// In Node, the native addon where it is installed and faster (src/native.js).
+const native = loadNative(await nodeRequire());
+const api = createApi(createCore(loaded.instance, loaded), native, NATIVE_DECODERS, NATIVE_MIN_BYTES);
 
 export const {
   TextDecoder, TextEncoder, TextDecoderStream, TextEncoderStream,
   decode, encode, Decoder, Encoder, DecoderStream, EncoderStream,
   createDecodeTransform, createEncodeTransform,
-  lookup, detect, sniff, encodings, backend,
+  lookup, detect, sniff, encodings, backend, core,
 } = api;
 export default api;

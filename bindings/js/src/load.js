@@ -15,6 +15,20 @@ export function chooseBuild() {
   return WebAssembly.validate(SIMD_PROBE);
 }
 
+/** A `require` resolving from this package, in Node (for src/native.js); null elsewhere. */
+export async function nodeRequire() {
+  const p = globalThis.process;
+  if (typeof p?.versions?.node !== 'string' || p.versions.bun !== undefined || globalThis.Deno !== undefined) return null;
+  try {
+    // A computed specifier, which bundlers leave alone (as for node:fs below).
+    const moduleName = 'node:module';
+    const m = p.getBuiltinModule?.(moduleName) ?? (await import(moduleName));
+    return m.createRequire(import.meta.url);
+  } catch {
+    return null;
+  }
+}
+
 export async function loadWasm() {
   const simd = chooseBuild();
   const url = new URL(simd ? '../wasm/textcodec-simd.wasm' : '../wasm/textcodec.wasm', import.meta.url);

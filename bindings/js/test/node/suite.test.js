@@ -7,10 +7,10 @@ import { cases } from '../suite.js';
 
 const vectors = JSON.parse(fs.readFileSync(new URL('../fixtures/vectors.json', import.meta.url), 'utf8'));
 const cjs = createRequire(import.meta.url)('../../dist/index.cjs');
-const build = esm.backend.simd ? 'simd128' : 'plain';
+const build = esm.core === 'native' ? `native addon + wasm ${esm.backend.simd ? 'simd128' : 'plain'}` : `wasm ${esm.backend.simd ? 'simd128' : 'plain'}`;
 
 for (const [entry, tc] of [['ESM', esm], ['CommonJS', cjs]]) {
-  for (const [name, fn] of cases(tc, vectors)) test(`${entry} (wasm ${build}): ${name}`, fn);
+  for (const [name, fn] of cases(tc, vectors)) test(`${entry} (${build}): ${name}`, fn);
 }
 
 test('the build asked for is the one loaded, at the kernel level it should run', () => {
