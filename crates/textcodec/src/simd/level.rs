@@ -53,7 +53,9 @@ use crate::index::PairTable;
 #[derive(Clone, Copy)]
 struct Kernel<F> {
     run: F,
-    #[cfg_attr(not(test), allow(dead_code))]
+    /// Read by the matrix test only; not in other builds, where it would be a string per
+    /// kernel in every level table.
+    #[cfg(test)]
     from: &'static str,
 }
 
@@ -62,6 +64,7 @@ macro_rules! k {
     ($($module:ident)::+, $function:ident) => {
         Kernel {
             run: $($module)::+::$function,
+            #[cfg(test)]
             from: stringify!($($module)::+),
         }
     };
@@ -85,21 +88,22 @@ macro_rules! some {
 /// kernel for it.
 macro_rules! primitives {
     (
+        $(#[$sdoc:meta])*
+        struct $level:ident;
         required { $( $(#[$rdoc:meta])* fn $r:ident($($ra:ident: $rt:ty),*) -> $rr:ty; )* }
         optional { $( $(#[$odoc:meta])* fn $o:ident($($oa:ident: $ot:ty),*) -> $or:ty, $has:ident; )* }
     ) => {
-        /// A kernel level: its name (as `TEXTCODEC_KERNEL` spells it) and its kernel for
-        /// every primitive. See the module docs for why holding one proves its kernels may
-        /// run.
+        $(#[$sdoc])*
         #[derive(Clone, Copy)]
-        pub(crate) struct Level {
+        pub(crate) struct $level {
             name: &'static str,
             $( $r: Kernel<unsafe fn($($rt),*) -> $rr>, )*
             $( $o: Option<Kernel<unsafe fn($($ot),*) -> $or>>, )*
         }
 
-        impl Level {
+        impl $level {
             /// The level's name, as `TEXTCODEC_KERNEL` spells it.
+            #[allow(dead_code)]
             pub(crate) fn name(&self) -> &'static str {
                 self.name
             }
@@ -135,7 +139,7 @@ macro_rules! primitives {
 
             /// Every primitive's name and the module of this level's kernel (`None`: no
             /// kernel, the family's portable loop).
-            #[cfg_attr(not(test), allow(dead_code))]
+            #[cfg(test)]
             pub(crate) fn primitives(&self) -> alloc::vec::Vec<(&'static str, Option<&'static str>)> {
                 alloc::vec![
                     $( (stringify!($r), Some(self.$r.from)), )*
@@ -147,6 +151,10 @@ macro_rules! primitives {
 }
 
 primitives! {
+    /// A kernel level: its name (as `TEXTCODEC_KERNEL` spells it) and its kernel for
+    /// every primitive. See the module docs for why holding one proves its kernels may
+    /// run.
+    struct Level;
     required {
         /// Length of the longest all-ASCII prefix of `src`.
         fn ascii_prefix_len(src: &[u8]) -> usize;
@@ -194,6 +202,17 @@ primitives! {
         fn pairs_to_utf16(src: &[u8], table: &PairTable, dst: &mut Slots<u16>) -> (usize, usize), has_pairs_to_utf16;
         /// The same into UTF-8: (bytes read, bytes written).
         fn pairs_to_utf8(src: &[u8], table: &PairTable, dst: &mut Slots<u8>) -> (usize, usize), has_pairs_to_utf8;
+    }
+}
+
+primitives! {
+    /// A level's kernels for the `mem` conversions and counts only (`scan`, `latin1`):
+    /// described beside each level, as `<LEVEL>_MEM`, and reached through [`Level::mem`],
+    /// so that a program that calls no `mem` function links none of them (LTO drops a
+    /// table nothing reads; one table of every kernel kept them all, 12 KB).
+    struct MemKernels;
+    required {}
+    optional {
         /// Code points of UTF-8 in whole vectors (bytes that are not continuation bytes):
         /// (bytes read, count); see `scan::utf8_char_count`.
         fn utf8_char_count(src: &[u8]) -> (usize, usize), has_utf8_char_count;
@@ -242,6 +261,9 @@ const SCALAR: Level = Level {
     encode_x_user_defined: None,
     pairs_to_utf16: None,
     pairs_to_utf8: None,
+};
+const SCALAR_MEM: MemKernels = MemKernels {
+    name: "scalar",
     utf8_char_count: None,
     utf8_utf16_len: None,
     non_ascii_count: None,
@@ -265,6 +287,11 @@ const SSE2: Level = Level {
     utf16_bytes_to_units: some!(utf16::sse2, bytes_to_units),
     byte_map_to_utf16: some!(byte_map::sse2, to_utf16),
     x_user_defined_to_utf16: some!(byte_map::sse2, x_user_defined_to_utf16),
+    ..SCALAR
+};
+#[cfg(target_arch = "x86_64")]
+const SSE2_MEM: MemKernels = MemKernels {
+    name: "sse2",
     utf8_char_count: some!(scan::sse2, utf8_char_count),
     utf8_utf16_len: some!(scan::sse2, utf8_utf16_len),
     non_ascii_count: some!(scan::sse2, non_ascii_count),
@@ -274,7 +301,7 @@ const SSE2: Level = Level {
     utf16_prefix_len_below: some!(scan::sse2, utf16_prefix_len_below),
     latin1_to_utf16: some!(latin1::sse2, to_utf16),
     utf16_to_latin1: some!(latin1::sse2, from_utf16),
-    ..SCALAR
+    ..SCALAR_MEM
 };
 
 /// SSSE3, SSE4.1, SSE4.2 and POPCNT (x86-64-v2): `pshufb` table lookups.
@@ -289,6 +316,11 @@ const SSE4: Level = Level {
     byte_map_to_utf8: some!(byte_map::sse4, to_utf8),
     // The table kernels map every byte.
     ..SSE2
+};
+#[cfg(target_arch = "x86_64")]
+const SSE4_MEM: MemKernels = MemKernels {
+    name: "sse4",
+    ..SSE2_MEM
 };
 
 /// AVX2, BMI1/BMI2, LZCNT and POPCNT plus everything of SSE4 (x86-64-v3).
@@ -310,6 +342,11 @@ const AVX2: Level = Level {
     encode_x_user_defined: some!(byte_map::avx2, encode_x_user_defined),
     pairs_to_utf16: some!(double_byte::avx2, to_utf16),
     pairs_to_utf8: some!(double_byte::avx2, to_utf8),
+    ..SSE4
+};
+#[cfg(target_arch = "x86_64")]
+const AVX2_MEM: MemKernels = MemKernels {
+    name: "avx2",
     utf8_char_count: some!(scan::avx2, utf8_char_count),
     utf8_utf16_len: some!(scan::avx2, utf8_utf16_len),
     non_ascii_count: some!(scan::avx2, non_ascii_count),
@@ -319,7 +356,7 @@ const AVX2: Level = Level {
     utf16_prefix_len_below: some!(scan::avx2, utf16_prefix_len_below),
     latin1_to_utf16: some!(latin1::avx2, to_utf16),
     utf16_to_latin1: some!(latin1::avx2, from_utf16),
-    ..SSE4
+    ..SSE4_MEM
 };
 
 /// AVX2 plus AVX-512 F/BW/VL/VBMI/VBMI2 (compress-based transcoding). ASCII scanning and
@@ -343,6 +380,11 @@ const AVX512: Level = Level {
     encode_x_user_defined: some!(byte_map::avx512, encode_x_user_defined),
     pairs_to_utf16: some!(double_byte::avx512, to_utf16),
     pairs_to_utf8: some!(double_byte::avx512, to_utf8),
+    ..AVX2
+};
+#[cfg(target_arch = "x86_64")]
+const AVX512_MEM: MemKernels = MemKernels {
+    name: "avx512",
     latin1_to_utf8: some!(latin1::avx512, to_utf8),
     latin1_to_utf16: some!(latin1::avx512, to_utf16),
     utf8_char_count: some!(scan::avx512, utf8_char_count),
@@ -350,7 +392,7 @@ const AVX512: Level = Level {
     non_ascii_count: some!(scan::avx512, non_ascii_count),
     utf16_utf8_len: some!(scan::avx512, utf16_utf8_len),
     utf16_valid_prefix_len: some!(scan::avx512, utf16_valid_prefix_len),
-    ..AVX2
+    ..AVX2_MEM
 };
 
 /// Advanced SIMD (NEON), which every aarch64 CPU has. The kernels beyond ASCII assume
@@ -386,6 +428,11 @@ const NEON: Level = Level {
     pairs_to_utf16: some!(double_byte::neon, to_utf16),
     #[cfg(target_endian = "little")]
     pairs_to_utf8: some!(double_byte::neon, to_utf8),
+    ..SCALAR
+};
+#[cfg(target_arch = "aarch64")]
+const NEON_MEM: MemKernels = MemKernels {
+    name: "neon",
     #[cfg(target_endian = "little")]
     utf8_char_count: some!(scan::neon, utf8_char_count),
     #[cfg(target_endian = "little")]
@@ -404,7 +451,7 @@ const NEON: Level = Level {
     latin1_to_utf16: some!(latin1::neon, to_utf16),
     #[cfg(target_endian = "little")]
     utf16_to_latin1: some!(latin1::neon, from_utf16),
-    ..SCALAR
+    ..SCALAR_MEM
 };
 
 /// WebAssembly SIMD: chosen when the build enables `simd128` (`-C
@@ -426,6 +473,11 @@ const SIMD128: Level = Level {
     byte_map_to_utf16: some!(byte_map::simd128, to_utf16),
     byte_map_to_utf8: some!(byte_map::simd128, to_utf8),
     x_user_defined_to_utf16: some!(byte_map::simd128, x_user_defined_to_utf16),
+    ..SCALAR
+};
+#[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+const SIMD128_MEM: MemKernels = MemKernels {
+    name: "simd128",
     utf8_char_count: some!(scan::simd128, utf8_char_count),
     utf8_utf16_len: some!(scan::simd128, utf8_utf16_len),
     non_ascii_count: some!(scan::simd128, non_ascii_count),
@@ -435,7 +487,7 @@ const SIMD128: Level = Level {
     utf16_prefix_len_below: some!(scan::simd128, utf16_prefix_len_below),
     latin1_to_utf16: some!(latin1::simd128, to_utf16),
     utf16_to_latin1: some!(latin1::simd128, from_utf16),
-    ..SCALAR
+    ..SCALAR_MEM
 };
 
 /// Whether this CPU can run a level.
@@ -459,6 +511,44 @@ const LEVELS: &[(Level, Detect)] = &[
     #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
     (SIMD128, || true),
 ];
+
+/// Every level's [`MemKernels`], in the order of [`LEVELS`] (a test checks it).
+const MEM_LEVELS: &[MemKernels] = &[
+    SCALAR_MEM,
+    #[cfg(target_arch = "x86_64")]
+    SSE2_MEM,
+    #[cfg(target_arch = "x86_64")]
+    SSE4_MEM,
+    #[cfg(target_arch = "x86_64")]
+    AVX2_MEM,
+    #[cfg(target_arch = "x86_64")]
+    AVX512_MEM,
+    #[cfg(target_arch = "aarch64")]
+    NEON_MEM,
+    #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+    SIMD128_MEM,
+];
+
+impl Level {
+    /// The level's kernels for the `mem` functions. Holding the `&Level` is the proof that
+    /// they may run, as for its own.
+    #[inline]
+    pub(crate) fn mem(&self) -> &'static MemKernels {
+        MEM_LEVELS
+            .iter()
+            .find(|m| m.name.len() == self.name.len() && m.name == self.name)
+            .unwrap_or(&SCALAR_MEM)
+    }
+
+    /// Every primitive's name and the module of this level's kernel, its own and its
+    /// `mem` ones.
+    #[cfg(test)]
+    fn all_primitives(&self) -> alloc::vec::Vec<(&'static str, Option<&'static str>)> {
+        let mut all = self.primitives();
+        all.extend(self.mem().primitives());
+        all
+    }
+}
 
 /// The number of levels of this target.
 pub(crate) const COUNT: usize = LEVELS.len();
@@ -553,7 +643,7 @@ fn neon_detected() -> bool {
 /// The level × primitive matrix of this target, as a Markdown table: a row per primitive,
 /// a column per level, each cell the module of the level's kernel (`—`: none, the
 /// family's portable loop runs).
-#[cfg_attr(not(test), allow(dead_code))]
+#[cfg(test)]
 pub(crate) fn matrix() -> alloc::string::String {
     use core::fmt::Write as _;
     let mut out = alloc::string::String::from("| primitive |");
@@ -565,8 +655,8 @@ pub(crate) fn matrix() -> alloc::string::String {
         out.push_str("---|");
     }
     out.push('\n');
-    let columns: alloc::vec::Vec<_> = LEVELS.iter().map(|(l, _)| l.primitives()).collect();
-    for (row, (primitive, _)) in SCALAR.primitives().iter().enumerate() {
+    let columns: alloc::vec::Vec<_> = LEVELS.iter().map(|(l, _)| l.all_primitives()).collect();
+    for (row, (primitive, _)) in SCALAR.all_primitives().iter().enumerate() {
         let _ = write!(out, "| `{primitive}` |");
         for column in &columns {
             match column.get(row).and_then(|(_, from)| *from) {
@@ -647,6 +737,16 @@ mod tests {
         assert_eq!(detected(COUNT), None);
     }
 
+    /// Each level's `mem` kernels are found by its name, in the same order.
+    #[test]
+    fn every_level_has_its_mem_kernels() {
+        assert_eq!(MEM_LEVELS.len(), LEVELS.len());
+        for ((level, _), mem) in LEVELS.iter().zip(MEM_LEVELS) {
+            assert_eq!(level.name, mem.name);
+            assert!(core::ptr::eq(level.mem(), mem), "{}", level.name);
+        }
+    }
+
     /// Each level keeps every kernel of the level below it or replaces it, except where
     /// it says so by name (AVX-512's validation loop replaces the one-pass copy).
     #[test]
@@ -654,8 +754,10 @@ mod tests {
         let dropped_on_purpose = ["utf8_copy_valid_prefix"];
         for pair in LEVELS.windows(2) {
             let (below, above) = (&pair[0].0, &pair[1].0);
-            for ((name, from_below), (_, from_above)) in
-                below.primitives().into_iter().zip(above.primitives())
+            for ((name, from_below), (_, from_above)) in below
+                .all_primitives()
+                .into_iter()
+                .zip(above.all_primitives())
             {
                 if from_below.is_some() && from_above.is_none() {
                     assert!(

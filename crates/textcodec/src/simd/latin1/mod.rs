@@ -29,7 +29,7 @@ pub(crate) fn to_utf16(src: &[u8], dst: &mut Slots<u16>) -> usize {
 pub(crate) fn to_utf16_with(k: &Level, src: &[u8], dst: &mut Slots<u16>) -> usize {
     let n = src.len().min(dst.len());
     let (src, dst) = (&src[..n], &mut dst[..n]);
-    let read = k.latin1_to_utf16(src, dst).unwrap_or(0);
+    let read = k.mem().latin1_to_utf16(src, dst).unwrap_or(0);
     read + scalar::to_utf16(&src[read..], &mut dst[read..])
 }
 
@@ -45,7 +45,7 @@ pub(crate) fn from_utf16(src: &[u16], dst: &mut Slots<u8>) -> usize {
 pub(crate) fn from_utf16_with(k: &Level, src: &[u16], dst: &mut Slots<u8>) -> usize {
     let n = src.len().min(dst.len());
     let (src, dst) = (&src[..n], &mut dst[..n]);
-    let read = k.utf16_to_latin1(src, dst).unwrap_or(0);
+    let read = k.mem().utf16_to_latin1(src, dst).unwrap_or(0);
     read + scalar::from_utf16(&src[read..], &mut dst[read..])
 }
 
@@ -64,8 +64,8 @@ const STAGE: usize = 512;
 // slices; `end` is in `read..=src.len()`; a staged unit is one byte read.
 #[allow(clippy::indexing_slicing, clippy::arithmetic_side_effects)]
 pub(crate) fn to_utf8_with(k: &Level, src: &[u8], dst: &mut Slots<u8>) -> (usize, usize) {
-    let (mut read, mut written) = k.latin1_to_utf8(src, dst).unwrap_or((0, 0));
-    if k.has_latin1_to_utf8() {
+    let (mut read, mut written) = k.mem().latin1_to_utf8(src, dst).unwrap_or((0, 0));
+    if k.mem().has_latin1_to_utf8() {
         // The kernel stops only for room near the end or at the tail.
         let (r, w) = scalar::to_utf8(&src[read..], &mut dst[written..]);
         return (read + r, written + w);

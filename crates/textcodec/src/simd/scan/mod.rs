@@ -27,7 +27,7 @@ pub(crate) fn utf8_char_count(src: &[u8]) -> usize {
 // `read`; the twin's count is at most `src.len() - read`.
 #[allow(clippy::indexing_slicing, clippy::arithmetic_side_effects)]
 pub(crate) fn utf8_char_count_with(k: &Level, src: &[u8]) -> usize {
-    let (read, n) = k.utf8_char_count(src).unwrap_or((0, 0));
+    let (read, n) = k.mem().utf8_char_count(src).unwrap_or((0, 0));
     n + scalar::utf8_char_count(&src[read..])
 }
 
@@ -41,7 +41,7 @@ pub(crate) fn utf8_utf16_len(src: &[u8]) -> usize {
 // Bounds: as for `utf8_char_count_with` (a count is at most twice the bytes counted).
 #[allow(clippy::indexing_slicing, clippy::arithmetic_side_effects)]
 pub(crate) fn utf8_utf16_len_with(k: &Level, src: &[u8]) -> usize {
-    let (read, n) = k.utf8_utf16_len(src).unwrap_or((0, 0));
+    let (read, n) = k.mem().utf8_utf16_len(src).unwrap_or((0, 0));
     n + scalar::utf8_utf16_len(&src[read..])
 }
 
@@ -54,7 +54,7 @@ pub(crate) fn non_ascii_count(src: &[u8]) -> usize {
 // Bounds: as for `utf8_char_count_with`.
 #[allow(clippy::indexing_slicing, clippy::arithmetic_side_effects)]
 pub(crate) fn non_ascii_count_with(k: &Level, src: &[u8]) -> usize {
-    let (read, n) = k.non_ascii_count(src).unwrap_or((0, 0));
+    let (read, n) = k.mem().non_ascii_count(src).unwrap_or((0, 0));
     n + scalar::non_ascii_count(&src[read..])
 }
 
@@ -70,7 +70,7 @@ pub(crate) fn utf16_utf8_len(src: &[u16]) -> usize {
 // slice has fewer than `usize::MAX / 6` units).
 #[allow(clippy::indexing_slicing, clippy::arithmetic_side_effects)]
 pub(crate) fn utf16_utf8_len_with(k: &Level, src: &[u16]) -> usize {
-    let (read, n) = k.utf16_utf8_len(src).unwrap_or((0, 0));
+    let (read, n) = k.mem().utf16_utf8_len(src).unwrap_or((0, 0));
     n + scalar::utf16_utf8_len(&src[read..])
 }
 
@@ -92,7 +92,7 @@ const STRETCH: usize = 32;
 pub(crate) fn utf16_valid_prefix_len_with(k: &Level, src: &[u16]) -> usize {
     let mut read = 0;
     loop {
-        let Some(r) = k.utf16_valid_prefix_len(&src[read..]) else {
+        let Some(r) = k.mem().utf16_valid_prefix_len(&src[read..]) else {
             return scalar::utf16_valid_prefix_len(src);
         };
         read += r;
@@ -130,7 +130,7 @@ pub(crate) fn prefix_len_below(src: &[u8], bound: u8) -> usize {
 // Bounds: the kernel reports a prefix length of `src`.
 #[allow(clippy::indexing_slicing, clippy::arithmetic_side_effects)]
 pub(crate) fn prefix_len_below_with(k: &Level, src: &[u8], bound: u8) -> usize {
-    let read = k.prefix_len_below(src, bound).unwrap_or(0);
+    let read = k.mem().prefix_len_below(src, bound).unwrap_or(0);
     read + scalar::prefix_len_below(&src[read..], bound)
 }
 
@@ -143,7 +143,7 @@ pub(crate) fn utf16_prefix_len_below(src: &[u16], bound: u16) -> usize {
 // Bounds: as for `prefix_len_below_with`.
 #[allow(clippy::indexing_slicing, clippy::arithmetic_side_effects)]
 pub(crate) fn utf16_prefix_len_below_with(k: &Level, src: &[u16], bound: u16) -> usize {
-    let read = k.utf16_prefix_len_below(src, bound).unwrap_or(0);
+    let read = k.mem().utf16_prefix_len_below(src, bound).unwrap_or(0);
     read + scalar::utf16_prefix_len_below(&src[read..], bound)
 }
 
