@@ -231,11 +231,21 @@ const UTF8_BLOCK_ROOM: usize = 48;
 
 /// The UTF-8 path stops before a block with fewer non-ASCII bytes than this: markup and
 /// Latin text between CJK characters are cheaper in the codec's pair loop (one store per
-/// ASCII byte) than widened and narrowed again.
-pub(crate) const UTF8_MIN_NON_ASCII: u32 = 16;
+/// ASCII byte) than widened and narrowed again. Low, because CJK prose leaves the pair loop
+/// as often as it can: Chinese and Korean text breaks into runs of 3–6 characters
+/// (spaces, digits, Latin words between them), whose blocks hold 8–20 non-ASCII bytes, and
+/// each run boundary the pair loop meets costs it a mispredicted branch. (A/B over the
+/// corpus, `.text` rows against encoding_rs: 16 and 128 bytes ahead 1.27–1.42×; 8 and 64
+/// 1.30–1.60×; 4 and 32 1.37–1.63×; the `.po` rows, mostly ASCII, 1.10–1.15× in each.)
+pub(crate) const UTF8_MIN_NON_ASCII: u32 = 4;
 
 /// ... and starts only where the next this many bytes are such blocks.
-pub(crate) const UTF8_DENSE_AHEAD: usize = 128;
+pub(crate) const UTF8_DENSE_AHEAD: usize = 32;
+
+/// The probe [`to_utf8`] makes before anything else: a non-ASCII byte this far on, so the
+/// run goes on past the first block (catalogs and markup, whose CJK runs are short and
+/// far apart, mostly end here).
+const UTF8_PROBE_AT: usize = 64;
 
 /// Into UTF-8 in two passes over up to 16 blocks at a time: [`decode`] into a buffer on
 /// the stack (1 KiB, stays in L1), then the UTF-16 → UTF-8 kernel into `dst`; it stops
@@ -258,7 +268,7 @@ pub(in crate::simd) unsafe fn to_utf8(
 ) -> (usize, usize) {
     // A probe first: text that mixes short CJK runs with ASCII (markup, catalogs) calls
     // here at every run, and most calls end here.
-    if !(src.get(64).is_some_and(|&b| b >= 0x80)
+    if !(src.get(UTF8_PROBE_AT).is_some_and(|&b| b >= 0x80)
         && src.get(UTF8_DENSE_AHEAD - 1).is_some_and(|&b| b >= 0x80))
     {
         return (0, 0);

@@ -27,9 +27,10 @@
 //! compress instructions: each 16-bit lane holds at most one lead, so the pairs are
 //! gathered in place and the units at character starts packed by a `pshufb` table. Into
 //! UTF-8 it runs in two passes, up to 16 blocks into a UTF-16 buffer on the stack and
-//! that buffer through [`super::utf16`]'s AVX2 kernel, and only over long stretches of
-//! mostly non-ASCII blocks (text that mixes short CJK runs with ASCII is faster in the
-//! pair loop, which stores an ASCII byte as it is). (A one-pass UTF-8 twin, the kept units
+//! that buffer through [`super::utf16`]'s AVX2 kernel, over blocks that each hold a few
+//! non-ASCII bytes and where the CJK text goes on for two blocks more (text whose short
+//! CJK runs lie far apart, in markup or catalogs, is faster in the pair loop, which stores
+//! an ASCII byte as it is). (A one-pass UTF-8 twin, the kept units
 //! of each 8 positions through the 8-unit BMP → UTF-8 step, ran 0.6–0.8× encoding_rs
 //! against the pair loop's 1.1–1.3×: most of each step's lanes are trails.)
 //!
@@ -67,9 +68,10 @@ pub(crate) fn to_utf16(src: &[u8], table: &PairTable, dst: &mut Slots<u16>) -> (
 
 /// As [`to_utf16`], into UTF-8, while 96 (AVX-512) or 48 (AVX2, NEON) bytes of room are
 /// left; the AVX2 and NEON paths also only start where the next `UTF8_DENSE_AHEAD` bytes
-/// (128) are blocks with `UTF8_MIN_NON_ASCII` (16) non-ASCII bytes or more, and stop
-/// before a block with fewer (each kernel file has its own pair of constants). Nothing is written past what it returns. Returns (bytes read, bytes
-/// written); (0, 0) where the level has no kernel.
+/// are blocks with `UTF8_MIN_NON_ASCII` non-ASCII bytes or more, and stop before a block
+/// with fewer (each kernel file has its own pair of constants: AVX2 32 and 4, NEON 128 and
+/// 16). Nothing is written past what it returns. Returns (bytes read, bytes written);
+/// (0, 0) where the level has no kernel.
 #[inline]
 pub(crate) fn to_utf8(src: &[u8], table: &PairTable, dst: &mut Slots<u8>) -> (usize, usize) {
     to_utf8_with(level(), src, table, dst)

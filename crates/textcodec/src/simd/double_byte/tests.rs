@@ -19,7 +19,7 @@ fn kernel_block(k: &Level, utf8: bool) -> Option<usize> {
 
 /// Where `k`'s UTF-8 path runs two passes only over mostly non-ASCII text: (the fewest
 /// non-ASCII bytes a block must have, how many bytes ahead must be such blocks for it to
-/// start). It also probes two of those bytes first (`src[64]`, the last one).
+/// start). It also probes two bytes first: `src[64]` and the last of those ahead.
 fn utf8_gate(k: &Level) -> Option<(usize, usize)> {
     match k.name() {
         #[cfg(target_arch = "x86_64")]
@@ -91,7 +91,7 @@ fn naive(
     // probe of two of their bytes.
     if let Some((min, ahead)) = gate {
         if src.len() < ahead
-            || src[64] < 0x80
+            || src.get(64).is_none_or(|&b| b < 0x80)
             || src[ahead - 1] < 0x80
             || !src[..ahead].chunks(32).all(|b| mostly_non_ascii(b, min))
         {
@@ -163,7 +163,7 @@ fn samples(table: &PairTable, seed: u64) -> Vec<Vec<u8>> {
         Some(&[0x80][..]),
         Some(&[0xA5][..]),
     ] {
-        for ascii_share in [0, 3, 10] {
+        for ascii_share in [0, 3, 10, 13] {
             let mut text = Vec::new();
             let mut k = next() as usize;
             while text.len() < 700 {
