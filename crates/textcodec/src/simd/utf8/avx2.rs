@@ -9,13 +9,14 @@ use crate::simd::{out_ptr, Slots};
 use core::arch::x86_64::*;
 
 #[target_feature(enable = "avx2")]
+#[inline(never)]
 pub(crate) fn valid_prefix_len(src: &[u8]) -> usize {
     generic::valid_prefix_len(Isa::avx2(), src)
 }
 
 #[target_feature(enable = "avx2")]
 pub(crate) fn copy_valid_prefix(src: &[u8], dst: &mut Slots<u8>) -> usize {
-    generic::copy_valid_prefix(Isa::avx2(), src, dst)
+    generic::copy_valid_prefix(Isa::avx2(), src, dst, |chunk| valid_prefix_len(chunk))
 }
 
 /// The code point each of 16 byte positions would start (as a one-, two- or three-byte

@@ -7,12 +7,13 @@ use crate::simd::vector::simd128::Simd128;
 use crate::simd::vector::Isa;
 use crate::simd::Slots;
 
+#[inline(never)]
 pub(crate) fn valid_prefix_len(src: &[u8]) -> usize {
     generic::valid_prefix_len(Isa::<Simd128>::simd128(), src)
 }
 
 pub(crate) fn copy_valid_prefix(src: &[u8], dst: &mut Slots<u8>) -> usize {
-    generic::copy_valid_prefix(Isa::<Simd128>::simd128(), src, dst)
+    generic::copy_valid_prefix(Isa::<Simd128>::simd128(), src, dst, valid_prefix_len)
 }
 
 /// `src` must be valid UTF-8 (otherwise the output is unspecified, though memory safe).

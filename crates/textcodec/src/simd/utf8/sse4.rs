@@ -7,13 +7,14 @@ use crate::simd::vector::Isa;
 use crate::simd::Slots;
 
 #[target_feature(enable = "ssse3,sse4.1")]
+#[inline(never)]
 pub(crate) fn valid_prefix_len(src: &[u8]) -> usize {
     generic::valid_prefix_len(Isa::sse4(), src)
 }
 
 #[target_feature(enable = "ssse3,sse4.1")]
 pub(crate) fn copy_valid_prefix(src: &[u8], dst: &mut Slots<u8>) -> usize {
-    generic::copy_valid_prefix(Isa::sse4(), src, dst)
+    generic::copy_valid_prefix(Isa::sse4(), src, dst, |chunk| valid_prefix_len(chunk))
 }
 
 /// `src` must be valid UTF-8 (otherwise the output is unspecified, though memory safe).

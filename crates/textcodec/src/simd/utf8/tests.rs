@@ -426,3 +426,62 @@ fn to_utf16_matches_the_oracle_on_runs() {
         }
     }
 }
+
+/// The one-pass copy works in 16 KiB chunks, each validated and copied in one pass or
+/// two by its share of ASCII: a character cut by a chunk boundary, and an error just
+/// before, at or after one, give the validator's length and bytes, in mostly-ASCII text
+/// (two passes) and in text of two- and three-byte characters (one pass), in inputs that
+/// end near a boundary.
+#[test]
+fn copy_valid_prefix_across_chunks() {
+    if cfg!(miri) {
+        return;
+    }
+    const CHUNK: usize = 16 * 1024;
+    let mut cases = 0;
+    for k in available_levels() {
+        for filler in ["a", "abcdefgh\u{e9}", "\u{e9}", "\u{65e5}\u{672c}"] {
+            for wide in ["\u{20ac}", "\u{1d11e}"] {
+                for cut in 1..wide.len() {
+                    // `wide` starts `cut` bytes before the first boundary.
+                    let mut text = alloc::string::String::new();
+                    while text.len() + filler.len() + cut + 8 <= CHUNK {
+                        text.push_str(filler);
+                    }
+                    while text.len() < CHUNK - cut {
+                        text.push('a');
+                    }
+                    text.push_str(wide);
+                    while text.len() < 2 * CHUNK + 300 {
+                        text.push_str(filler);
+                    }
+                    let bytes = text.as_bytes();
+                    for bad in [
+                        None,
+                        Some(CHUNK - 5),
+                        Some(CHUNK - 1),
+                        Some(CHUNK),
+                        Some(CHUNK + 2),
+                        Some(2 * CHUNK + 1),
+                    ] {
+                        let mut src = bytes.to_vec();
+                        if let Some(at) = bad {
+                            src[at] = 0xFF;
+                        }
+                        for len in [src.len(), CHUNK - 1, CHUNK + 1, 2 * CHUNK + 2] {
+                            let src = &src[..len];
+                            let want = naive_valid_prefix(src);
+                            assert_eq!(
+                                valid_prefix_checking_copy(k, src),
+                                want,
+                                "{k:?} {filler:?} {wide:?} {cut} {bad:?} {len}"
+                            );
+                            cases += 1;
+                        }
+                    }
+                }
+            }
+        }
+    }
+    assert!(cases > 0);
+}
