@@ -1,7 +1,8 @@
 // Builds the package from the repository: the WebAssembly core twice (plain and
-// +simd128, `compact` tables, release profile with LTO and panic=abort), shrunk by
-// wasm-opt (binaryen from npm, when installed), into wasm/; and the CommonJS entries in
-// dist/ from the ES modules in src/ (which import nothing but each other).
+// +simd128, `compact` tables, release profile with LTO and panic=abort), and its second
+// module, detection and sniffing (the `detect` feature, loaded on first use), twice too;
+// shrunk by wasm-opt (binaryen from npm, when installed), into wasm/; and the CommonJS
+// entries in dist/ from the ES modules in src/ (which import nothing but each other).
 //   node scripts/build.mjs            # both
 //   node scripts/build.mjs --js-only  # dist/ only
 import { execFileSync } from 'node:child_process';
@@ -21,13 +22,16 @@ function run(cmd, args, env = {}) {
 
 if (!jsOnly) {
   const target = 'wasm32-unknown-unknown';
+  const SIMD = '-C target-feature=+simd128';
   const builds = [
-    ['textcodec.wasm', '', 'target/plain'],
-    ['textcodec-simd.wasm', '-C target-feature=+simd128', 'target/simd'],
+    ['textcodec.wasm', '', 'target/plain', []],
+    ['textcodec-simd.wasm', SIMD, 'target/simd', []],
+    ['textcodec-detect.wasm', '', 'target/detect-plain', ['--features', 'detect']],
+    ['textcodec-detect-simd.wasm', SIMD, 'target/detect-simd', ['--features', 'detect']],
   ];
   const wasmOpt = path.join(root, 'node_modules', '.bin', 'wasm-opt');
-  for (const [file, flags, dir] of builds) {
-    run('cargo', ['build', '--release', '--locked', '--target', target], {
+  for (const [file, flags, dir, features] of builds) {
+    run('cargo', ['build', '--release', '--locked', '--target', target, ...features], {
       CARGO_TARGET_DIR: path.join(crate, dir),
       RUSTFLAGS: flags,
     });
@@ -58,14 +62,16 @@ const SIMD_PROBE = new Uint8Array([
 ]);
 const forced = process.env.TEXTCODEC_WASM;
 const simd = forced === 'plain' ? false : forced === 'simd' ? true : WebAssembly.validate(SIMD_PROBE);
-const wasmFile = require('node:path').join(__dirname, '..', 'wasm', simd ? 'textcodec-simd.wasm' : 'textcodec.wasm');
-const instance = new WebAssembly.Instance(new WebAssembly.Module(require('node:fs').readFileSync(wasmFile)), {});
+const wasmFile = (name) => require('node:path').join(__dirname, '..', 'wasm', name + (simd ? '-simd' : '') + '.wasm');
+const instantiate = (name) => new WebAssembly.Instance(new WebAssembly.Module(require('node:fs').readFileSync(wasmFile(name))), {});
+const instance = instantiate('textcodec');
+const detectLoad = { sync: () => instantiate('textcodec-detect'), async: async () => instantiate('textcodec-detect') };
 const api = createApi(createCore(instance, { simd, forceFromCharCode: process.env.TEXTCODEC_STRINGS === 'fromCharCode', prefer: process.env.TEXTCODEC_PREFER }),
-  loadNative(require), NATIVE_DECODERS, NATIVE_MIN_BYTES);
+  loadNative(require), NATIVE_DECODERS, NATIVE_MIN_BYTES, (helpers) => createDetect(helpers, detectLoad));
 module.exports = api;
 `;
 const write = (name, text) => fs.writeFileSync(path.join(root, 'dist', name), header + text);
-write('index.cjs', factory('core.js') + '\n' + factory('api.js') + '\n' + factory('native.js') + load);
+write('index.cjs', factory('core.js') + '\n' + factory('api.js') + '\n' + factory('detect.js') + '\n' + factory('native.js') + load);
 write('polyfill.cjs', factory('polyfill-check.js') +
   "\nconst api = require('./index.cjs');\nmodule.exports = api;\nmodule.exports.installed = installPolyfill(api);\n");
 write('iconv-lite.cjs', factory('iconv.js') + "\nmodule.exports = createIconv(require('./index.cjs'));\n");

@@ -1,15 +1,18 @@
 // The package's API over a core (src/core.js): the Standard's TextDecoder, TextEncoder,
 // TextDecoderStream and TextEncoderStream (Web IDL conversions, brand checks, the Standard's
 // exceptions), and the legacy API: decode, encode, Decoder, Encoder, DecoderStream,
-// EncoderStream, lookup, detect, sniff. No imports (see core.js).
+// EncoderStream, lookup; detect and sniff come from src/detect.js (`makeDetect`). No
+// imports (see core.js).
 
-export function createApi(core, native = null, nativeDecoders = [], nativeMinBytes = 0) {
+export function createApi(core, native = null, nativeDecoders = [], nativeMinBytes = 0, makeDetect = null) {
   const {
     Uint8Array, TypeError, RangeError,
     Object: { defineProperty, getOwnPropertyDescriptor, getPrototypeOf },
     Function: { prototype: { call } },
   } = globalThis;
-  const TransformStreamCtor = globalThis.TransformStream;
+  // Looked up on first use: in Node, reading globalThis.TransformStream loads the web
+  // streams implementation, 1.5–10 ms of a cold start (most of a first call's JavaScript).
+  let TransformStreamCtor;
   const uncurryThis = (fn) => call.bind(fn);
   const getterOf = (proto, name) => {
     const d = proto && getOwnPropertyDescriptor(proto, name);
@@ -325,6 +328,7 @@ export function createApi(core, native = null, nativeDecoders = [], nativeMinByt
   // ---- TextDecoderStream and TextEncoderStream
 
   function requireTransformStream(name) {
+    TransformStreamCtor ??= globalThis.TransformStream;
     if (typeof TransformStreamCtor !== 'function') {
       throw new TypeError(`${name}: this runtime has no TransformStream`);
     }
@@ -736,141 +740,14 @@ export function createApi(core, native = null, nativeDecoders = [], nativeMinByt
     };
   }
 
-  function optionalString(value, what, context) {
-    if (value === undefined || value === null) return null;
-    if (typeof value !== 'string') throw new TypeError(`${context}: ${what} must be a string, got ${describe(value)}`);
-    return value;
-  }
-
-  /** Writes a string and an id list into the core for detect/sniff; returns [ptr, len] pairs. */
-  function scratchArgs(strings, lists) {
-    // One buffer: strings as UTF-8, then the id lists, one byte per id.
-    const parts = [];
-    let total = 0;
-    const enc = (s) => utf8Encode(s);
-    for (const s of strings) { const b = s === null ? null : enc(s); parts.push(b); total += b ? b.length : 0; }
-    for (const l of lists) { parts.push(l); total += l ? l.length : 0; }
-    const all = new Uint8Array(total);
-    const at = [];
-    let o = 0;
-    for (const part of parts) {
-      if (part === null) { at.push(null); continue; }
-      all.set(part, o);
-      at.push([o, part.length]);
-      o += part.length;
-    }
-    return [all, at];
-  }
-
-  /**
-   * detect(bytes, { tld, locale, allowUTF8 = true, allow, deny }) → the statistical
-   * detector's guess for unlabelled bytes: { encoding, confidence, language,
-   * languageName, binary, score, margin, asciiOnly, stoppedEarly, ranking }.
-   */
-  function detect(bytes, options = undefined) {
-    const context = 'textcodec.detect';
-    const view = bytesArgument(bytes, context);
-    let tld = null, locale = null, allowUTF8 = true, allow = null, deny = [];
-    if (options !== undefined && options !== null) {
-      if (typeof options !== 'object') throw new TypeError(`${context}: options must be an object, got ${describe(options)}`);
-      const ids = (v, what) => {
-        if (v === undefined || v === null) return null;
-        if (typeof v === 'string' || typeof v[Symbol.iterator] !== 'function') throw new TypeError(`${context}: ${what} must be an array of labels`);
-        return Array.from(v, (label) => encodingId(label, `${context} (${what})`));
-      };
-      allow = ids(options.allow, 'options.allow');
-      if (options.allowUTF8 !== undefined) allowUTF8 = !!options.allowUTF8;
-      deny = ids(options.deny, 'options.deny') ?? [];
-      locale = optionalString(options.locale, 'options.locale', context);
-      tld = optionalString(options.tld, 'options.tld', context);
-    }
-    const [extra, at] = scratchArgs([tld, locale], [allow, deny]);
-    const all = new Uint8Array(view.length + extra.length);
-    all.set(view, 0);
-    all.set(extra, view.length);
-    const p = all.length === 0 ? 0 : core.putBytes(all);
-    const addr = (a) => (a === null ? [0, 0] : [p + view.length + a[0], a[1]]);
-    const [tp, tl] = addr(at[0]);
-    const [lp, ll] = addr(at[1]);
-    let [ap, al] = addr(at[2]);
-    if (at[2] !== null && al === 0) ap = p + view.length; // an empty allow list is not "any"
-    if (at[2] !== null && ap === 0) ap = 8;
-    const [dp, dl] = addr(at[3]);
-    const count = w.tc_detect(p, view.length, tp, tl, allowUTF8 ? 1 : 0, lp, ll, ap, al, dp, dl);
-    const [language, languageName, binary] = core.lastString().split('\t');
-    const nums = core.numbers(5 + 4 * count);
-    const num = (x) => (Number.isNaN(x) ? null : x);
-    const ranking = [];
-    for (let i = 0; i < count; i++) {
-      const b = 5 + 4 * i;
-      ranking.push({
-        encoding: lowerNames[nums[b]],
-        confidence: nums[b + 1],
-        score: num(nums[b + 2]),
-        disqualified: (nums[b + 3] & 1) !== 0,
-        excluded: (nums[b + 3] & 2) !== 0,
-      });
-    }
-    return {
-      encoding: lowerNames[nums[0]],
-      confidence: nums[1],
-      language: language || null,
-      languageName: languageName || null,
-      binary: binary || null,
-      score: num(nums[2]),
-      margin: num(nums[3]),
-      asciiOnly: (nums[4] & 1) !== 0,
-      stoppedEarly: (nums[4] & 2) !== 0,
-      ranking,
+  // detect() and sniff(): on the second module, loaded on first use (src/detect.js).
+  const { detect, sniff, loadDetect } = makeDetect !== null
+    ? makeDetect({ lowerNames, bytesArgument, encodingId, describe, utf8Encode })
+    : {
+      detect() { throw new TypeError('textcodec.detect: this build has no detection module'); },
+      sniff() { throw new TypeError('textcodec.sniff: this build has no detection module'); },
+      loadDetect: () => Promise.reject(new TypeError('textcodec.loadDetect: this build has no detection module')),
     };
-  }
-
-  const KINDS = { __proto__: null, html: 0, xml: 1, css: 2, text: 3, json: 4 };
-
-  /**
-   * sniff(bytes, { contentType, kind, userOverride, fallback, locale, detect, tld }) → how a
-   * browser picks a web resource's encoding from its first bytes: BOM, then the
-   * Content-Type charset, then (HTML) the <meta> prescan or (XML) the declaration or (CSS)
-   * @charset, then fallbacks. Returns { encoding, confidence: "certain" | "tentative" |
-   * "irrelevant", source, kind, bomLength, detection }.
-   */
-  function sniff(bytes, options = undefined) {
-    const context = 'textcodec.sniff';
-    const view = bytesArgument(bytes, context);
-    let contentType = null, kind = null, userOverride = -1, fallback = -1, locale = null, tld = null, runDetect = false;
-    if (options !== undefined && options !== null) {
-      if (typeof options !== 'object') throw new TypeError(`${context}: options must be an object, got ${describe(options)}`);
-      contentType = optionalString(options.contentType, 'options.contentType', context);
-      if (options.kind !== undefined && options.kind !== null) {
-        kind = KINDS[options.kind];
-        if (kind === undefined) throw new RangeError(`${context}: options.kind must be "html", "xml", "css", "text" or "json", got ${describe(options.kind)}`);
-      }
-      if (options.userOverride != null) userOverride = encodingId(options.userOverride, `${context} (options.userOverride)`);
-      if (options.fallback != null) fallback = encodingId(options.fallback, `${context} (options.fallback)`);
-      locale = optionalString(options.locale, 'options.locale', context);
-      tld = optionalString(options.tld, 'options.tld', context);
-      runDetect = !!options.detect;
-    }
-    if (kind === null) kind = contentType !== null ? 5 : 0;
-    const [extra, at] = scratchArgs([contentType, locale, tld], []);
-    const all = new Uint8Array(view.length + extra.length);
-    all.set(view, 0);
-    all.set(extra, view.length);
-    const p = all.length === 0 ? 0 : core.putBytes(all);
-    const addr = (a) => (a === null ? [0, 0] : [p + view.length + a[0], a[1]]);
-    let [cp, cl] = addr(at[0]);
-    if (at[0] !== null && cp === 0) cp = 8;
-    const [lp, ll] = addr(at[1]);
-    const [tp, tl] = addr(at[2]);
-    w.tc_sniff(p, view.length, kind, cp, cl, userOverride, fallback, lp, ll, runDetect ? 1 : 0, tp, tl);
-    const id = core.slot(2);
-    const bomLength = core.slot(3);
-    const detected = core.slot(5);
-    const [confidence, source, kindName] = core.lastString().split('\t');
-    const detection = detected === 0xFFFFFFFF ? null
-      : { encoding: lowerNames[detected], confidence: core.numbers(1)[0] };
-    return { encoding: lowerNames[id], confidence, source, kind: kindName, bomLength, detection };
-  }
 
   function nodeTransform(context) {
     const stream = globalThis.process?.getBuiltinModule?.('node:stream');
@@ -917,7 +794,7 @@ export function createApi(core, native = null, nativeDecoders = [], nativeMinByt
 
   return {
     TextDecoder, TextEncoder, TextDecoderStream, TextEncoderStream,
-    decode, encode, Decoder, Encoder, DecoderStream, EncoderStream, lookup, detect, sniff,
+    decode, encode, Decoder, Encoder, DecoderStream, EncoderStream, lookup, detect, sniff, loadDetect,
     createDecodeTransform, createEncodeTransform,
     encodings: () => names.slice(),
     backend: {

@@ -201,7 +201,11 @@ export function cases(tc, vectors) {
     if (tc.lookup('iso-2022-kr').name !== 'replacement' || tc.lookup('iso-2022-kr').hasEncoder) fail('replacement');
   });
 
-  add('detect: guesses, with the calibrated confidence and the language', () => {
+  add('detect: guesses, with the calibrated confidence and the language', async () => {
+    // The second module: loaded on first use where files are read synchronously, by
+    // loadDetect() in browsers (which must not be needed twice).
+    await tc.loadDetect();
+    await tc.loadDetect();
     const ja = tc.encode('これは日本語の文章です。文字コードを自動的に判定するためのテストをしています。', 'shift_jis');
     const g = tc.detect(ja, { tld: 'jp' });
     if (g.encoding !== 'shift_jis' || !(g.confidence > 0.5) || g.language !== 'ja' || g.languageName !== 'Japanese') fail(JSON.stringify({ ...g, ranking: undefined }));
@@ -218,7 +222,8 @@ export function cases(tc, vectors) {
     throws(() => tc.detect(ja, { allow: ['nope'] }), RangeError, /"nope"/, 'bad allow');
   });
 
-  add('sniff: BOM > Content-Type > <meta>', () => {
+  add('sniff: BOM > Content-Type > <meta>', async () => {
+    await tc.loadDetect();
     const meta = new TextEncoder().encode('<!doctype html><meta charset="euc-kr"><p>x');
     let s = tc.sniff(meta);
     if (s.encoding !== 'euc-kr' || s.source !== 'meta' || s.confidence !== 'tentative') fail(JSON.stringify(s));

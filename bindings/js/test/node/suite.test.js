@@ -20,3 +20,17 @@ test('the build asked for is the one loaded, at the kernel level it should run',
   const kernel = want ? 'simd128' : 'scalar';
   if (esm.backend.kernel !== kernel) throw new Error(`kernel ${esm.backend.kernel}, expected ${kernel}`);
 });
+
+test('detect() and sniff() load their module on first use, synchronously, with no loadDetect()', () => {
+  // A fresh process each: in this one the suite has loaded the module already.
+  const { execFileSync } = createRequire(import.meta.url)('node:child_process');
+  const sjis = '[0x82, 0xB1, 0x82, 0xEA, 0x82, 0xCD, 0x93, 0xFA, 0x96, 0x7B, 0x8C, 0xEA, 0x82, 0xC5, 0x82, 0xB7]';
+  const probe = (m) => `const r = ${m}.detect(new Uint8Array(${sjis}), { tld: 'jp' }).encoding + ' ' +
+    ${m}.sniff(new TextEncoder().encode('<meta charset="gbk">')).encoding; console.log(r);`;
+  const entry = new URL('../../src/index.js', import.meta.url).href;
+  const outputs = [
+    execFileSync(process.execPath, ['--input-type=module', '-e', `const m = await import(${JSON.stringify(entry)}); ${probe('m')}`], { encoding: 'utf8' }),
+    execFileSync(process.execPath, ['-e', `const m = require(${JSON.stringify(new URL('../../dist/index.cjs', import.meta.url).pathname)}); ${probe('m')}`], { encoding: 'utf8' }),
+  ];
+  for (const out of outputs) if (out.trim() !== 'shift_jis gbk') throw new Error(`got ${JSON.stringify(out)}`);
+});
