@@ -201,6 +201,29 @@ export function cases(tc, vectors) {
     if (tc.lookup('iso-2022-kr').name !== 'replacement' || tc.lookup('iso-2022-kr').hasEncoder) fail('replacement');
   });
 
+  add('encode: one-shot calls agree with the incremental Encoder on mixed text, every error mode', () => {
+    // encode() takes the core's table fast path for the double-byte encoders (wasm/src/cjk.rs);
+    // the Encoder class runs the library's loop alone. Text: ASCII, kana, kanji, hangul,
+    // hanzi, symbols, astral characters, lone surrogates, in a fixed pseudo-random order.
+    const pool = ['a', '~', '\\', '\u00A5', '\u203E', '\u2212', '\u00E9', '\u20AC', '\u3042', '\uFF71', '\u65E5', '\u4E2D',
+      '\uAC00', '\u9F98', '\uE5E5', '\uFFFD', '\uD83D\uDE00', '\uD840\uDC0B', '\uD800', '\uDC00', '\u0080', '\u00A0'];
+    let seed = 12345;
+    const next = () => (seed = (seed * 1103515245 + 12345) >>> 0) >>> 16;
+    let text = '';
+    for (let i = 0; i < 3000; i++) text += pool[next() % pool.length];
+    for (const label of ['shift_jis', 'euc-jp', 'gbk', 'gb18030', 'big5', 'euc-kr']) {
+      for (const errors of ['html', 'replace', 'fatal']) {
+        const oneShot = (() => { try { return tc.encode(text, label, { errors }); } catch (e) { return e.message; } })();
+        const streamed = (() => { try { return new tc.Encoder(label, { errors }).encode(text); } catch (e) { return e.message; } })();
+        if (typeof oneShot === 'string' || typeof streamed === 'string') {
+          if (oneShot !== streamed.replace('textcodec.Encoder.encode', 'textcodec.encode')) fail(`${label} ${errors}: ${oneShot} / ${streamed}`);
+        } else {
+          equalBytes(oneShot, streamed, `${label} ${errors}`);
+        }
+      }
+    }
+  });
+
   add('detect: guesses, with the calibrated confidence and the language', async () => {
     // The second module: loaded on first use where files are read synchronously, by
     // loadDetect() in browsers (which must not be needed twice).

@@ -51,17 +51,21 @@ fn run_encoder(
     }
 }
 
-/// Single-byte encoders' reverse tables (code point → byte, 0 for none; ASCII is not in
-/// them), built on an encoding's first use from its decoder: the Standard's single-byte
+/// Single-byte encoders' reverse tables (BMP code point → byte, 0 for none; ASCII maps to
+/// itself, U+0000 to 0), built on an encoding's first use from its decoder: the Standard's single-byte
 /// encoder returns *index pointer* + 0x80, the first pointer whose code point it is.
-static SINGLE_BYTE_TABLES: Global<Vec<(Encoding, Box<[u8]>)>> = Global(UnsafeCell::new(Vec::new()));
+static SINGLE_BYTE_TABLES: Global<Vec<(Encoding, Box<[u8; 0x10000]>)>> =
+    Global(UnsafeCell::new(Vec::new()));
 
-fn single_byte_table(e: Encoding) -> &'static [u8] {
+fn single_byte_table(e: Encoding) -> &'static [u8; 0x10000] {
     let tables = SINGLE_BYTE_TABLES.get();
     if let Some(i) = tables.iter().position(|(x, _)| *x == e) {
         return &tables[i].1;
     }
-    let mut table = alloc::vec![0u8; 0x10000].into_boxed_slice();
+    let mut table = Box::new([0u8; 0x10000]);
+    for (slot, ascii) in table.iter_mut().zip(0..0x80u8) {
+        *slot = ascii;
+    }
     let options = decoder_options(0, 2);
     for byte in 0x80u8..=0xFF {
         let mut decoder = Decoder::with_options(e, options);
@@ -124,21 +128,22 @@ fn single_byte_encode(table: &[u8], src: &[u8], out: &mut Vec<u8>) -> bool {
     true
 }
 
-/// [`single_byte_encode`] for UTF-16 input: one table load per code unit (a surrogate is
-/// never in a table: the library's encoder then handles it).
-fn single_byte_encode_utf16(table: &[u8], src: &[u16], out: &mut Vec<u8>) -> bool {
+/// [`single_byte_encode`] for UTF-16 input: one table load per code unit, ASCII included,
+/// with no branch but one per 16 units on whether any was unmappable (a surrogate is never
+/// in a table: the library's encoder then handles it).
+fn single_byte_encode_utf16(table: &[u8; 0x10000], src: &[u16], out: &mut Vec<u8>) -> bool {
     out.clear();
     out.resize(src.len(), 0);
-    for (dst, &unit) in out.iter_mut().zip(src) {
-        let byte = if unit < 0x80 {
-            unit as u8
-        } else {
-            match table.get(usize::from(unit)) {
-                Some(&b) if b != 0 => b,
-                _ => return false,
-            }
-        };
-        *dst = byte;
+    for (dst, units) in out.chunks_mut(16).zip(src.chunks(16)) {
+        let mut lacking = false;
+        for (d, &unit) in dst.iter_mut().zip(units) {
+            let byte = table[usize::from(unit)];
+            *d = byte;
+            lacking |= byte == 0 && unit != 0;
+        }
+        if lacking {
+            return false;
+        }
     }
     true
 }
@@ -181,6 +186,12 @@ pub extern "C" fn tc_encode(id: u32, mode: u32, ptr: *const u8, len: u32, utf16:
     let out = &mut ONCE.get().bytes;
     if let Some(status) = try_single_byte(encoder.encoding(), ptr, len, utf16 != 0, out) {
         return status;
+    }
+    if utf16 != 0 {
+        let units = input_units(ptr.cast(), len as usize);
+        if let Some(status) = crate::cjk::try_encode(&mut encoder, units, out) {
+            return status;
+        }
     }
     run_encoder(&mut encoder, ptr, len, utf16 != 0, true, out)
 }

@@ -36,6 +36,8 @@ use textcodec::Encoding;
 // on the first `detect()` or `sniff()` call (src/detect.js). Each links only the library
 // code its exports reach: the detector's models stay out of the codecs' module.
 #[cfg(not(feature = "detect"))]
+mod cjk;
+#[cfg(not(feature = "detect"))]
 mod decode;
 #[cfg(feature = "detect")]
 mod detect;
