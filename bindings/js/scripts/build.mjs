@@ -66,7 +66,7 @@ const wasmFile = (name) => require('node:path').join(__dirname, '..', 'wasm', na
 const instantiate = (name) => new WebAssembly.Instance(new WebAssembly.Module(require('node:fs').readFileSync(wasmFile(name))), {});
 const instance = instantiate('textcodec');
 const detectLoad = { sync: () => instantiate('textcodec-detect'), async: async () => instantiate('textcodec-detect') };
-const api = createApi(createCore(instance, { simd, forceFromCharCode: process.env.TEXTCODEC_STRINGS === 'fromCharCode', prefer: process.env.TEXTCODEC_PREFER }),
+const api = createApi(createCore(instance, { simd, forceFromCharCode: process.env.TEXTCODEC_STRINGS === 'fromCharCode' }),
   loadNative(require), NATIVE_DECODERS, NATIVE_MIN_BYTES, (helpers) => createDetect(helpers, detectLoad));
 module.exports = api;
 `;

@@ -174,7 +174,6 @@ export function createApi(core, native = null, nativeDecoders = [], nativeMinByt
   /** A TextDecoder's state in the core: decode(view or undefined, stream) → string. */
   function textDecoderState(id, fatal, ignoreBOM) {
     const h = w.tc_td_new(id, fatal ? 1 : 0, ignoreBOM ? 1 : 0);
-    const utf16 = core.prefersUtf16(id) ? 1 : 0;
     // Whether a stream is under way (the last call had stream: true): only a call that
     // starts and ends a stream can go to the addon.
     let streaming = false;
@@ -189,13 +188,13 @@ export function createApi(core, native = null, nativeDecoders = [], nativeMinByt
         streaming = stream;
         let status;
         if (view === undefined || view.length === 0) {
-          status = w.tc_td_decode(h, 0, 0, stream ? 1 : 0, utf16);
+          status = w.tc_td_decode(h, 0, 0, stream ? 1 : 0);
         } else {
           const p = core.putBytes(view);
-          status = w.tc_td_decode(h, p, view.length, stream ? 1 : 0, utf16);
+          status = w.tc_td_decode(h, p, view.length, stream ? 1 : 0);
         }
         if (status !== 0) throw invalidData(id);
-        return core.output(utf16);
+        return core.output();
       },
     };
   }
@@ -553,11 +552,10 @@ export function createApi(core, native = null, nativeDecoders = [], nativeMinByt
       // Malformed input in fatal mode: the wasm core finds the same error and names its
       // bytes and offset.
     }
-    const utf16 = core.prefersUtf16(id) ? 1 : 0;
     const p = view.length === 0 ? 0 : core.putBytes(view);
-    const status = w.tc_decode(id, fatal ? 1 : 0, bom, p, view.length, utf16);
+    const status = w.tc_decode(id, fatal ? 1 : 0, bom, p, view.length);
     if (status !== 0) throw new TypeError(`${context}: ${core.malformedMessage(id)}`);
-    return core.output(utf16);
+    return core.output();
   }
 
   /**
@@ -583,13 +581,11 @@ export function createApi(core, native = null, nativeDecoders = [], nativeMinByt
     #id;
     #fatal;
     #bom;
-    #utf16;
 
     constructor(label = 'utf-8', options = undefined) {
       const context = 'textcodec.Decoder';
       this.#id = encodingId(label, context);
       [this.#fatal, this.#bom] = legacyDecodeOptions(options, context);
-      this.#utf16 = core.prefersUtf16(this.#id) ? 1 : 0;
       this.#h = w.tc_decoder_new(this.#id, this.#fatal ? 1 : 0, this.#bom);
       track(this, w.tc_decoder_free, this.#h);
     }
@@ -610,13 +606,13 @@ export function createApi(core, native = null, nativeDecoders = [], nativeMinByt
       const view = bytesArgument(bytes, context);
       const stream = options !== undefined && options !== null && !!options.stream;
       const p = view.length === 0 ? 0 : core.putBytes(view);
-      const status = w.tc_decoder_decode(this.#h, p, view.length, stream ? 0 : 1, this.#utf16);
+      const status = w.tc_decoder_decode(this.#h, p, view.length, stream ? 0 : 1);
       if (status !== 0) {
         const message = `${context}: ${core.malformedMessage(this.#id)}`;
         w.tc_decoder_reset(this.#h);
         throw new TypeError(message);
       }
-      return core.output(this.#utf16);
+      return core.output();
     }
 
     /** Forgets any partial sequence: the next chunk starts a new stream. */

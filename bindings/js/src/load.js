@@ -66,7 +66,5 @@ export async function loadWasm() {
     detect = { sync: null, async: () => fetchInstance(detectUrl) };
   }
   const strings = globalThis.TEXTCODEC_STRINGS ?? globalThis.process?.env?.TEXTCODEC_STRINGS;
-  // TEXTCODEC_PREFER=utf8|utf16: the core's output form for every encoding (bench/strings.mjs).
-  const prefer = globalThis.TEXTCODEC_PREFER ?? globalThis.process?.env?.TEXTCODEC_PREFER;
-  return { instance, detect, simd, forceFromCharCode: strings === 'fromCharCode', prefer };
+  return { instance, detect, simd, forceFromCharCode: strings === 'fromCharCode' };
 }

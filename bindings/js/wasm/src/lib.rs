@@ -11,8 +11,8 @@
 //!   one for the one-shot calls), reused from call to call; a call returns a status and
 //!   leaves the output's address and length, and any error details, in the result slots
 //!   ([`tc_result`]: eight `u32`s). JavaScript reads the output before the next call.
-//! - Decoded text comes out as UTF-8 or as UTF-16 code units, as JavaScript asks (it builds
-//!   strings from whichever its host makes fastest for the encoding).
+//! - Decoded text comes out as UTF-16 code units (JavaScript builds strings from them fastest
+//!   in every host measured: `Buffer#ucs2Slice`, a UTF-16LE `TextDecoder`).
 //! - Encodings are numbered as in `Encoding::all()` (the Standard's table order).
 //!
 //! Nothing here panics on any input: lengths and handles come from `core.js`, which
