@@ -34,8 +34,7 @@ add('textcodec (simd128 build)', [['JS', ours], ['wasm', wasm('textcodec-simd.wa
 add('textcodec (plain build)', [['JS', ours], ['wasm', wasm('textcodec.wasm')]]);
 add('textcodec/polyfill (simd128)', [['JS', await bundle(`export * from './src/polyfill.js';`)], ['wasm', wasm('textcodec-simd.wasm')]]);
 add('textcodec/iconv-lite (simd128)', [['JS', await bundle(`export { default } from './src/iconv-lite.js';`)], ['wasm', wasm('textcodec-simd.wasm')]]);
-add('+ detect/sniff module, fetched on first use (simd128)', [['wasm', wasm('textcodec-detect-simd.wasm')]]);
-add('+ detect/sniff module, fetched on first use (plain)', [['wasm', wasm('textcodec-detect.wasm')]]);
+add('+ detect/sniff module, fetched on first use (one build)', [['wasm', wasm('textcodec-detect.wasm')]]);
 // iconv-lite needs Buffer: a browser bundle carries a shim. The `buffer` package is not a
 // dependency here, so the shim's size is the issue's measurement's difference (noted).
 try {

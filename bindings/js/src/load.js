@@ -46,9 +46,9 @@ async function fetchInstance(url) {
  */
 export async function loadWasm() {
   const simd = chooseBuild();
-  const file = (name) => new URL(`../wasm/${name}${simd ? '-simd' : ''}.wasm`, import.meta.url);
-  const url = file('textcodec');
-  const detectUrl = file('textcodec-detect');
+  const url = new URL(simd ? '../wasm/textcodec-simd.wasm' : '../wasm/textcodec.wasm', import.meta.url);
+  // One build of the second module: detection runs as fast without simd128.
+  const detectUrl = new URL('../wasm/textcodec-detect.wasm', import.meta.url);
   let instance;
   let detect;
   if (url.protocol === 'file:') {
