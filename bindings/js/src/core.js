@@ -199,6 +199,8 @@ export function createCore(instance, info) {
   const hex = (b) => '0x' + b.toString(16).toUpperCase().padStart(2, '0');
 
   function malformedMessage(id) {
+    // The call that failed may have grown the memory: read the slots through fresh views.
+    views();
     const offset = slot(3) + slot(4) * 4294967296;
     const n = slot(5);
     const bytes = [];
@@ -212,6 +214,7 @@ export function createCore(instance, info) {
   }
 
   function unmappableMessage(id, text, utf16Input, start) {
+    views();
     const cp = slot(5);
     const read = slot(2);
     const cpText = `U+${cp.toString(16).toUpperCase().padStart(4, '0')}`;

@@ -34,3 +34,22 @@ test('detect() and sniff() load their module on first use, synchronously, with n
   ];
   for (const out of outputs) if (out.trim() !== 'shift_jis gbk') throw new Error(`got ${JSON.stringify(out)}`);
 });
+
+test('an error after a call that grew the memory names the right character and byte', () => {
+  // A fresh process: the first large call grows the core's memory while it runs, then fails.
+  const { execFileSync } = createRequire(import.meta.url)('node:child_process');
+  const entry = new URL('../../src/index.js', import.meta.url).href;
+  const script = `const m = await import(${JSON.stringify(entry)});
+    const out = [];
+    try { m.encode('a'.repeat(3 << 20) + '\\uE5E5', 'gb18030'); } catch (e) { out.push(e.message); }
+    try { new m.Encoder('gbk').encode('b'.repeat(3 << 20) + '\\u00E9\\uE5E5'); } catch (e) { out.push(e.message); }
+    try { m.decode(new Uint8Array(6 << 20).fill(0x41).fill(0x81, -1), 'shift_jis', { fatal: true }); } catch (e) { out.push(e.message); }
+    console.log(JSON.stringify(out));`;
+  const out = JSON.parse(execFileSync(process.execPath, ['--input-type=module', '-e', script], { encoding: 'utf8', env: { ...process.env, TEXTCODEC_NATIVE: '0' } }));
+  const want = [
+    /U\+E5E5 at index 3145728 cannot be encoded in gb18030/,
+    /U\+E5E5 at index 3145729 cannot be encoded in GBK/,
+    /not valid Shift_JIS: malformed bytes 0x81 at byte 6291455/,
+  ];
+  if (out.length !== 3 || !want.every((re, i) => re.test(out[i]))) throw new Error(JSON.stringify(out));
+});
