@@ -39,8 +39,11 @@ export function createApi(core, native = null, nativeDecoders = [], nativeMinByt
   // is available.
   const ISO_2022_JP = names.indexOf('ISO-2022-JP');
   const GBK = names.indexOf('GBK');
-  // Single-byte encoders take code units: one table load each (the core's fast path).
-  const form = (id) => (id === ISO_2022_JP ? 'utf8' : id > UTF8 && id < GBK ? 'units' : '');
+  const EUC_KR = names.indexOf('EUC-KR');
+  // Single-byte and stateless double-byte encoders take code units: one table load each
+  // (the core's fast paths, wasm/src/encode.rs and cjk.rs), also where they must be copied
+  // in one by one (charCodeAt) rather than by Buffer#ucs2Write.
+  const form = (id) => (id === ISO_2022_JP ? 'utf8' : id > UTF8 && id <= EUC_KR ? 'units' : '');
   const EMPTY = new Uint8Array(0);
 
   // The native addon's decoders (src/native.js), for the encodings where it is faster.
