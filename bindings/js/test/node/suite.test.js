@@ -7,16 +7,18 @@ import { cases } from '../suite.js';
 
 const vectors = JSON.parse(fs.readFileSync(new URL('../fixtures/vectors.json', import.meta.url), 'utf8'));
 const cjs = createRequire(import.meta.url)('../../dist/index.cjs');
+// What `import 'textcodec'` loads in Node: src/ bundled into one file (scripts/build.mjs).
+const bundle = await import('../../dist/index.mjs');
 const build = esm.core === 'native' ? `native addon + wasm ${esm.backend.simd ? 'simd128' : 'plain'}` : `wasm ${esm.backend.simd ? 'simd128' : 'plain'}`;
 
-for (const [entry, tc] of [['ESM', esm], ['CommonJS', cjs]]) {
+for (const [entry, tc] of [['ESM', esm], ['CommonJS', cjs], ['ESM for Node (dist/index.mjs)', bundle]]) {
   for (const [name, fn] of cases(tc, vectors)) test(`${entry} (${build}): ${name}`, fn);
 }
 
 test('the build asked for is the one loaded, at the kernel level it should run', () => {
   const forced = process.env.TEXTCODEC_WASM;
   const want = forced === 'plain' ? false : true;
-  if (esm.backend.simd !== want || cjs.backend.simd !== want) throw new Error(JSON.stringify([esm.backend, cjs.backend]));
+  if (esm.backend.simd !== want || cjs.backend.simd !== want || bundle.backend.simd !== want) throw new Error(JSON.stringify([esm.backend, cjs.backend, bundle.backend]));
   const kernel = want ? 'simd128' : 'scalar';
   if (esm.backend.kernel !== kernel) throw new Error(`kernel ${esm.backend.kernel}, expected ${kernel}`);
 });
