@@ -150,12 +150,17 @@ export function createCore(instance, info) {
     return taSlice(u8, ptr, ptr + slot(1));
   }
 
+  /** The ASCII text (names, labels) the last call left in the result slots. */
   function lastString() {
     views();
     const ptr = slot(0);
     const len = slot(1);
+    // Whole chunks through String.fromCharCode: a character at a time took 0.3 ms of a
+    // cold start for the names and labels.
     let s = '';
-    for (let i = 0; i < len; i++) s += String.fromCharCode(u8[ptr + i]);
+    for (let i = 0; i < len; i += 8192) {
+      s += fromCharCodeApply(taSubarray(u8, ptr + i, ptr + Math.min(len, i + 8192)));
+    }
     return s;
   }
 
