@@ -124,7 +124,8 @@ export declare function loadDetect(): Promise<void>;
 
 export declare const backend: {
   kind: 'wasm'; simd: boolean; kernel: string;
-  strings: { utf8: string; utf16: string; input: string };
+  /** How strings leave the core (it hands text over as UTF-16) and enter it. */
+  strings: { utf16: string; input: string };
   /** The native addon's decoders in use (Node with textcodec-native installed), or null. */
   native: { decoders: string[]; minBytes: number } | null;
 };
