@@ -555,6 +555,13 @@ export function createApi(core, native = null, nativeDecoders = [], nativeMinByt
       // Malformed input in fatal mode: the wasm core finds the same error and names its
       // bytes and offset.
     }
+    // UTF-16LE without an error, in Node and Bun: Buffer#ucs2Slice (a byte order mark under
+    // "sniff" goes to the core, which lets it name the encoding).
+    if (id === core.UTF16LE && !(bom === 0 && startsWithBom(view))) {
+      const start = bom === 1 && view.length >= 2 && view[0] === 0xFF && view[1] === 0xFE ? 2 : 0;
+      const s = core.utf16leText(view, start);
+      if (s !== null) return s;
+    }
     const p = view.length === 0 ? 0 : core.putBytes(view);
     const status = w.tc_decode(id, fatal ? 1 : 0, bom, p, view.length);
     if (status !== 0) throw new TypeError(`${context}: ${core.malformedMessage(id)}`);
@@ -571,6 +578,11 @@ export function createApi(core, native = null, nativeDecoders = [], nativeMinByt
     const s = stringArgument(string, context);
     const id = encodingId(label, context);
     const mode = legacyEncodeMode(options, context);
+    if (id === core.UTF16LE || id === core.UTF16BE) {
+      // Node and Bun: Buffer's copies (every error mode: UTF-16 encodes every scalar value).
+      const b = core.utf16Bytes(s, id === core.UTF16BE);
+      if (b !== null) return b;
+    }
     const [p, n, utf16] = s.length === 0 ? [0, 0, 0] : core.putString(s, form(id));
     const status = w.tc_encode(id, mode, p, n, utf16);
     if (status === 2) throw noEncoder(id, context);

@@ -49,6 +49,15 @@ export function createCore(instance, info) {
   const ucs2Write = ucs2Slice !== null && typeof NodeBuffer.prototype.ucs2Write === 'function'
     ? uncurry(NodeBuffer.prototype.ucs2Write) : null;
   let nodeView = ucs2Slice !== null ? NodeBuffer.from(buffer) : null;
+  // UTF-16LE in Node and Bun: a well-formed string's code units are its bytes, so Buffer's
+  // own copies make them (lone surrogates, which become U+FFFD, go through the core).
+  const isWellFormed = typeof String.prototype.isWellFormed === 'function' ? uncurry(String.prototype.isWellFormed) : null;
+  const toWellFormed = typeof String.prototype.toWellFormed === 'function' ? uncurry(String.prototype.toWellFormed) : null;
+  const utf16Copies = ucs2Write !== null && isWellFormed !== null && toWellFormed !== null &&
+    typeof NodeBuffer.allocUnsafeSlow === 'function' && typeof NodeBuffer.prototype.swap16 === 'function';
+  const allocUnsafeSlow = utf16Copies ? NodeBuffer.allocUnsafeSlow.bind(NodeBuffer) : null;
+  const bufferFrom = utf16Copies ? NodeBuffer.from.bind(NodeBuffer) : null;
+  const swap16 = utf16Copies ? uncurry(NodeBuffer.prototype.swap16) : null;
   const resultBase = w.tc_result() >>> 2;
   function views() {
     if (memory.buffer !== buffer) {
@@ -136,6 +145,31 @@ export function createCore(instance, info) {
       s += fromCharCodeApply(taSubarray(units, i, Math.min(len, i + 8192)));
     }
     return s;
+  }
+
+  /**
+   * A string's UTF-16LE (or BE) bytes by Buffer's copies, or null where the host has none:
+   * lone surrogates become U+FFFD, as the core's encoder makes them (in every error mode:
+   * UTF-16 encodes every scalar value).
+   */
+  function utf16Bytes(s, bigEndian) {
+    if (!utf16Copies) return null;
+    const text = isWellFormed(s) ? s : toWellFormed(s);
+    const b = allocUnsafeSlow(text.length * 2);
+    ucs2Write(b, text, 0, text.length * 2);
+    if (bigEndian) swap16(b);
+    return new Uint8Array(b.buffer, b.byteOffset, b.length);
+  }
+
+  /**
+   * UTF-16LE bytes `view[start..]` as a string by Buffer#ucs2Slice when they decode without
+   * an error (an even length, no lone surrogate); else null, and the core decodes them.
+   */
+  function utf16leText(view, start) {
+    if (!utf16Copies || (view.length - start) % 2 !== 0) return null;
+    const b = bufferFrom(view.buffer, view.byteOffset + start, view.length - start);
+    const s = ucs2Slice(b, 0, b.length);
+    return isWellFormed(s) ? s : null;
   }
 
   /** The decoded text (UTF-16) the last call left in the result slots. */
@@ -248,7 +282,7 @@ export function createCore(instance, info) {
     simd: info.simd,
     stringPaths: { utf16: ucs2Slice !== null ? 'Buffer#ucs2Slice' : utf16Host !== null ? 'TextDecoder' : 'fromCharCode', input: ucs2Write !== null ? 'Buffer#ucs2Write' : hasEncodeInto ? 'encodeInto' : 'charCodeAt' },
     slice(p, n) { views(); return taSlice(u8, p, p + n); },
-    slot, putBytes, putString, output, outputBytes, lastString, labelId,
+    slot, putBytes, putString, output, outputBytes, lastString, labelId, utf16Bytes, utf16leText,
     malformedMessage, unmappableMessage, kernel() { w.tc_kernel(); return lastString(); },
     numbers(count) { views(); return new Float64Array(buffer, w.tc_numbers(), count).slice(); },
   };

@@ -211,7 +211,7 @@ export function cases(tc, vectors) {
     const next = () => (seed = (seed * 1103515245 + 12345) >>> 0) >>> 16;
     let text = '';
     for (let i = 0; i < 3000; i++) text += pool[next() % pool.length];
-    for (const label of ['shift_jis', 'euc-jp', 'gbk', 'gb18030', 'big5', 'euc-kr']) {
+    for (const label of ['shift_jis', 'euc-jp', 'gbk', 'gb18030', 'big5', 'euc-kr', 'utf-16le', 'utf-16be']) {
       for (const errors of ['html', 'replace', 'fatal']) {
         const oneShot = (() => { try { return tc.encode(text, label, { errors }); } catch (e) { return e.message; } })();
         const streamed = (() => { try { return new tc.Encoder(label, { errors }).encode(text); } catch (e) { return e.message; } })();
@@ -219,6 +219,34 @@ export function cases(tc, vectors) {
           if (oneShot !== streamed.replace('textcodec.Encoder.encode', 'textcodec.encode')) fail(`${label} ${errors}: ${oneShot} / ${streamed}`);
         } else {
           equalBytes(oneShot, streamed, `${label} ${errors}`);
+        }
+      }
+    }
+  });
+
+  add('decode: one-shot UTF-16LE calls agree with the incremental Decoder, every BOM mode', () => {
+    // decode() hands well-formed UTF-16LE to Buffer#ucs2Slice where there is one; the
+    // Decoder class runs the core alone. Inputs: BOMs, lone and paired surrogates, odd ends.
+    const inputs = [[], [0xFF, 0xFE], [0xFF, 0xFE, 0x41, 0], [0xFE, 0xFF, 0, 0x41], [0xEF, 0xBB, 0xBF, 0x41],
+      [0x41, 0], [0x41], [0x41, 0, 0x42], [0x3D, 0xD8, 0x00, 0xDE], [0x3D, 0xD8, 0x41, 0], [0x00, 0xDE, 0x41, 0],
+      [0x41, 0, 0x3D, 0xD8], [0xFF, 0xFE, 0x3D, 0xD8, 0x00, 0xDE, 0xFF, 0xFE]];
+    let seed = 777;
+    const next = () => (seed = (seed * 1103515245 + 12345) >>> 0) >>> 16;
+    for (let k = 0; k < 40; k++) {
+      const units = [0x0041, 0x3042, 0xD83D, 0xDE00, 0xFEFF, 0xDC00, 0xD800, 0x00E9];
+      const bytes = [];
+      for (let i = next() % 30; i > 0; i--) { const u = units[next() % units.length]; bytes.push(u & 0xFF, u >> 8); }
+      if (next() % 4 === 0) bytes.push(0x41);
+      inputs.push(bytes);
+    }
+    for (const bytes of inputs) {
+      for (const bom of ['sniff', 'remove', 'keep']) {
+        for (const fatal of [false, true]) {
+          const b = new Uint8Array(bytes);
+          const run = (f) => { try { return f(); } catch (e) { return `${e.name}: ${e.message.replace(/^textcodec\.\w+(\.\w+)?: /, '')}`; } };
+          const oneShot = run(() => tc.decode(b, 'utf-16le', { bom, fatal }));
+          const streamed = run(() => new tc.Decoder('utf-16le', { bom, fatal }).decode(b));
+          if (oneShot !== streamed) fail(`${JSON.stringify(bytes)} ${bom} ${fatal}: ${JSON.stringify(oneShot)} / ${JSON.stringify(streamed)}`);
         }
       }
     }
