@@ -115,10 +115,17 @@ export interface SniffResult {
 }
 /** A web resource's encoding as a browser picks it: BOM > Content-Type > <meta> (or XML/CSS rules) > fallbacks. */
 export declare function sniff(bytes: Bytes, options?: SniffOptions): SniffResult;
+/**
+ * Loads the module detect() and sniff() run on (a second WebAssembly module). Node, Deno and
+ * Bun load it synchronously on the first call, so there it is never needed; a browser page
+ * awaits it once before its first detect() or sniff(), which throw until then.
+ */
+export declare function loadDetect(): Promise<void>;
 
 export declare const backend: {
   kind: 'wasm'; simd: boolean; kernel: string;
-  strings: { utf8: string; utf16: string; input: string };
+  /** How strings leave the core (it hands text over as UTF-16) and enter it. */
+  strings: { utf16: string; input: string };
   /** The native addon's decoders in use (Node with textcodec-native installed), or null. */
   native: { decoders: string[]; minBytes: number } | null;
 };
@@ -136,7 +143,7 @@ declare const textcodec: {
   decode: typeof decode; encode: typeof encode; Decoder: typeof Decoder; Encoder: typeof Encoder;
   DecoderStream: typeof DecoderStream; EncoderStream: typeof EncoderStream;
   createDecodeTransform: typeof createDecodeTransform; createEncodeTransform: typeof createEncodeTransform;
-  lookup: typeof lookup; encodings: typeof encodings; detect: typeof detect; sniff: typeof sniff;
+  lookup: typeof lookup; encodings: typeof encodings; detect: typeof detect; sniff: typeof sniff; loadDetect: typeof loadDetect;
   core: typeof core;
   backend: typeof backend;
 };

@@ -24,7 +24,7 @@ const { server, origin } = await serve();
 const browser = await launch();
 try {
   const page = await browser.newPage();
-  await page.addInitScript(([c, prefer]) => { window.__bench = { cases: c }; if (prefer) globalThis.TEXTCODEC_PREFER = prefer; }, [cases, process.env.TEXTCODEC_PREFER]);
+  await page.addInitScript((c) => { window.__bench = { cases: c }; }, cases);
   await page.goto(`${origin}/bindings/js/bench/browser.html`);
   await page.waitForFunction(() => window.__results !== undefined, null, { timeout: 600000 });
   const r = await page.evaluate(() => window.__results);

@@ -132,7 +132,8 @@ console.log(`11-character Shift_JIS encode, ns/call: textcodec ${smallRow.encode
 // First call: a fresh process loads the module and decodes Shift_JIS once (median of 5).
 const firstCall = {};
 const probes = {
-  textcodec: `const t0 = performance.now(); const m = await import(${JSON.stringify(path.join(root, 'src/index.js'))}); m.decode(new Uint8Array([0x93, 0xFA]), 'shift_jis');`,
+  // The package as Node resolves it ("node" condition: dist/index.mjs, src/ in one file).
+  textcodec: `const t0 = performance.now(); const m = await import('textcodec'); m.decode(new Uint8Array([0x93, 0xFA]), 'shift_jis');`,
   'textcodec (CommonJS)': `const t0 = performance.now(); const m = require(${JSON.stringify(path.join(root, 'dist/index.cjs'))}); m.decode(new Uint8Array([0x93, 0xFA]), 'shift_jis');`,
   'iconv-lite': `const t0 = performance.now(); const m = require('iconv-lite'); m.decode(Buffer.from([0x93, 0xFA]), 'shift_jis');`,
   '@exodus/bytes': `const t0 = performance.now(); const m = require('@exodus/bytes/multi-byte.js'); m.createMultibyteDecoder('shift_jis')(new Uint8Array([0x93, 0xFA]));`,
@@ -149,6 +150,26 @@ for (const [name, code] of Object.entries(probes)) {
   firstCall[name] = times[2];
 }
 console.log(`first call (load + first Shift_JIS decode), ms: ${Object.entries(firstCall).map(([k, v]) => `${k} ${v.toFixed(1)}`).join(', ')}`);
+
+// Where textcodec's first calls go (fresh processes, median of 9 per step): the import, the
+// first decode of a short Shift_JIS input (the core's first decode compiles the decoder
+// loop and builds Shift_JIS's tables), then in the same process the first GBK and
+// windows-1252 decodes and the first Shift_JIS encode.
+const split = `const t0 = performance.now(); const m = await import('textcodec');
+const t1 = performance.now(); m.decode(new Uint8Array([0x93, 0xFA, 0x41]), 'shift_jis');
+const t2 = performance.now(); m.decode(new Uint8Array([0xC4, 0xE3, 0x41]), 'gbk');
+const t3 = performance.now(); m.decode(new Uint8Array([0x80, 0x41]), 'windows-1252');
+const t4 = performance.now(); m.encode('日本語', 'shift_jis');
+const t5 = performance.now(); console.log([t1 - t0, t2 - t1, t3 - t2, t4 - t3, t5 - t4].join(' '));`;
+const steps = [];
+for (let i = 0; i < 9; i++) {
+  const out = execFileSync(process.execPath, ['--input-type=module', '-e', split], { cwd: root, encoding: 'utf8' });
+  out.trim().split(' ').map(Number).forEach((t, k) => (steps[k] ??= []).push(t));
+}
+const median = (xs) => xs.slice().sort((a, b) => a - b)[xs.length >> 1];
+const firstSplit = Object.fromEntries(['import', 'Shift_JIS decode', 'GBK decode', 'windows-1252 decode', 'Shift_JIS encode'].map((k, i) => [k, median(steps[i])]));
+firstCall.split = firstSplit;
+console.log(`textcodec's first calls, ms (median of 9 processes): ${Object.entries(firstSplit).map(([k, v]) => `${k} ${v.toFixed(2)}`).join(', ')}`);
 
 // Exactness on the test vectors: encodings whose decode vector (replacement mode) and whose
 // encode vectors (all fatal/html/replace ones each peer can express) come out right.

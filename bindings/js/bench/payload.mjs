@@ -1,5 +1,6 @@
-// Browser payload, gzip -9 and brotli -q 11: textcodec (wasm + JS, minified by esbuild)
-// against iconv-lite's browser bundle (with the `buffer` shim browsers need, as bundlers
+// Browser payload, gzip -9 and brotli -q 11: textcodec per entry point (its JS bundled and
+// minified by esbuild, plus the core's main wasm module; detect() and sniff() fetch a second
+// module on first use, reported on its own row) against iconv-lite's browser bundle (with the `buffer` shim browsers need, as bundlers
 // add it), @exodus/bytes's TextDecoder/TextEncoder with the legacy multi-byte decoders, and
 // text-encoding. Each entry bundled by esbuild for the browser, minified.
 import fs from 'node:fs';
@@ -27,9 +28,13 @@ const add = (name, parts) => {
   rows.push({ name, raw: all.length, gzip: parts.reduce((n, [, b]) => n + gz(b), 0), brotli: parts.reduce((n, [, b]) => n + br(b), 0), parts: parts.map(([p, b]) => `${p} ${kib(b.length)}`).join(' + ') });
 };
 
+const wasm = (name) => fs.readFileSync(path.join(root, 'wasm', name));
 const ours = await bundle(`export * from './src/index.js';`);
-add('textcodec (simd128 build)', [['JS', ours], ['wasm', fs.readFileSync(path.join(root, 'wasm/textcodec-simd.wasm'))]]);
-add('textcodec (plain build)', [['JS', ours], ['wasm', fs.readFileSync(path.join(root, 'wasm/textcodec.wasm'))]]);
+add('textcodec (simd128 build)', [['JS', ours], ['wasm', wasm('textcodec-simd.wasm')]]);
+add('textcodec (plain build)', [['JS', ours], ['wasm', wasm('textcodec.wasm')]]);
+add('textcodec/polyfill (simd128)', [['JS', await bundle(`export * from './src/polyfill.js';`)], ['wasm', wasm('textcodec-simd.wasm')]]);
+add('textcodec/iconv-lite (simd128)', [['JS', await bundle(`export { default } from './src/iconv-lite.js';`)], ['wasm', wasm('textcodec-simd.wasm')]]);
+add('+ detect/sniff module, fetched on first use (one build)', [['wasm', wasm('textcodec-detect.wasm')]]);
 // iconv-lite needs Buffer: a browser bundle carries a shim. The `buffer` package is not a
 // dependency here, so the shim's size is the issue's measurement's difference (noted).
 try {

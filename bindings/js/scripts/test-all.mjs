@@ -39,7 +39,7 @@ function step(group, name, cmd, args, env = {}, options = {}) {
   return r;
 }
 
-for (const f of ['wasm/textcodec.wasm', 'wasm/textcodec-simd.wasm', 'dist/index.cjs']) {
+for (const f of ['wasm/textcodec.wasm', 'wasm/textcodec-simd.wasm', 'wasm/textcodec-detect.wasm', 'dist/index.cjs']) {
   if (!fs.existsSync(path.join(root, f))) {
     console.error(`npm test: ${f} is missing: run \`npm run build\` first (needs Rust and the wasm32-unknown-unknown target)`);
     process.exit(1);
@@ -101,7 +101,7 @@ if (!only || only.includes('pack')) {
     const packed = step('pack', 'npm pack', 'npm', ['pack', '--json', '--pack-destination', tmp], {}, { capture: true });
     const [{ filename, files }] = JSON.parse(packed.stdout);
     const names = files.map((f) => f.path);
-    for (const want of ['wasm/textcodec.wasm', 'wasm/textcodec-simd.wasm', 'dist/index.cjs', 'src/index.js', 'index.d.ts']) {
+    for (const want of ['wasm/textcodec.wasm', 'wasm/textcodec-simd.wasm', 'wasm/textcodec-detect.wasm', 'dist/index.cjs', 'src/index.js', 'src/detect.js', 'index.d.ts']) {
       if (!names.includes(want)) { console.error(`npm test: FAILED: the package lacks ${want}: ${names.join(', ')}`); process.exit(1); }
     }
     fs.writeFileSync(path.join(tmp, 'package.json'), '{"name":"consumer","version":"1.0.0","private":true}');
@@ -114,6 +114,7 @@ if (!only || only.includes('pack')) {
       const iconv = require('textcodec/iconv-lite');
       assert.deepStrictEqual([...cjs.encode('日本', 'shift_jis')], [0x93, 0xFA, 0x96, 0x7B]);
       assert.strictEqual(iconv.decode(Buffer.from([0x93, 0xFA]), 'sjis'), '日');
+      assert.strictEqual(cjs.sniff(Buffer.from('<meta charset="big5">')).encoding, 'big5');
       import('textcodec').then((esm) => {
         assert.strictEqual(esm.decode(new Uint8Array([0xA4, 0xA2]), 'euc-jp'), 'あ');
         return import('textcodec/polyfill');

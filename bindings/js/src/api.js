@@ -1,15 +1,18 @@
 // The package's API over a core (src/core.js): the Standard's TextDecoder, TextEncoder,
 // TextDecoderStream and TextEncoderStream (Web IDL conversions, brand checks, the Standard's
 // exceptions), and the legacy API: decode, encode, Decoder, Encoder, DecoderStream,
-// EncoderStream, lookup, detect, sniff. No imports (see core.js).
+// EncoderStream, lookup; detect and sniff come from src/detect.js (`makeDetect`). No
+// imports (see core.js).
 
-export function createApi(core, native = null, nativeDecoders = [], nativeMinBytes = 0) {
+export function createApi(core, native = null, nativeDecoders = [], nativeMinBytes = 0, makeDetect = null) {
   const {
     Uint8Array, TypeError, RangeError,
     Object: { defineProperty, getOwnPropertyDescriptor, getPrototypeOf },
     Function: { prototype: { call } },
   } = globalThis;
-  const TransformStreamCtor = globalThis.TransformStream;
+  // Looked up on first use: in Node, reading globalThis.TransformStream loads the web
+  // streams implementation, 1.5–10 ms of a cold start (most of a first call's JavaScript).
+  let TransformStreamCtor;
   const uncurryThis = (fn) => call.bind(fn);
   const getterOf = (proto, name) => {
     const d = proto && getOwnPropertyDescriptor(proto, name);
@@ -36,8 +39,11 @@ export function createApi(core, native = null, nativeDecoders = [], nativeMinByt
   // is available.
   const ISO_2022_JP = names.indexOf('ISO-2022-JP');
   const GBK = names.indexOf('GBK');
-  // Single-byte encoders take code units: one table load each (the core's fast path).
-  const form = (id) => (id === ISO_2022_JP ? 'utf8' : id > UTF8 && id < GBK ? 'units' : '');
+  const EUC_KR = names.indexOf('EUC-KR');
+  // Single-byte and stateless double-byte encoders take code units: one table load each
+  // (the core's fast paths, wasm/src/encode.rs and cjk.rs), also where they must be copied
+  // in one by one (charCodeAt) rather than by Buffer#ucs2Write.
+  const form = (id) => (id === ISO_2022_JP ? 'utf8' : id > UTF8 && id <= EUC_KR ? 'units' : '');
   const EMPTY = new Uint8Array(0);
 
   // The native addon's decoders (src/native.js), for the encodings where it is faster.
@@ -171,7 +177,6 @@ export function createApi(core, native = null, nativeDecoders = [], nativeMinByt
   /** A TextDecoder's state in the core: decode(view or undefined, stream) → string. */
   function textDecoderState(id, fatal, ignoreBOM) {
     const h = w.tc_td_new(id, fatal ? 1 : 0, ignoreBOM ? 1 : 0);
-    const utf16 = core.prefersUtf16(id) ? 1 : 0;
     // Whether a stream is under way (the last call had stream: true): only a call that
     // starts and ends a stream can go to the addon.
     let streaming = false;
@@ -186,13 +191,13 @@ export function createApi(core, native = null, nativeDecoders = [], nativeMinByt
         streaming = stream;
         let status;
         if (view === undefined || view.length === 0) {
-          status = w.tc_td_decode(h, 0, 0, stream ? 1 : 0, utf16);
+          status = w.tc_td_decode(h, 0, 0, stream ? 1 : 0);
         } else {
           const p = core.putBytes(view);
-          status = w.tc_td_decode(h, p, view.length, stream ? 1 : 0, utf16);
+          status = w.tc_td_decode(h, p, view.length, stream ? 1 : 0);
         }
         if (status !== 0) throw invalidData(id);
-        return core.output(utf16);
+        return core.output();
       },
     };
   }
@@ -325,6 +330,7 @@ export function createApi(core, native = null, nativeDecoders = [], nativeMinByt
   // ---- TextDecoderStream and TextEncoderStream
 
   function requireTransformStream(name) {
+    TransformStreamCtor ??= globalThis.TransformStream;
     if (typeof TransformStreamCtor !== 'function') {
       throw new TypeError(`${name}: this runtime has no TransformStream`);
     }
@@ -549,11 +555,17 @@ export function createApi(core, native = null, nativeDecoders = [], nativeMinByt
       // Malformed input in fatal mode: the wasm core finds the same error and names its
       // bytes and offset.
     }
-    const utf16 = core.prefersUtf16(id) ? 1 : 0;
+    // UTF-16LE without an error, in Node and Bun: Buffer#ucs2Slice (a byte order mark under
+    // "sniff" goes to the core, which lets it name the encoding).
+    if (id === core.UTF16LE && !(bom === 0 && startsWithBom(view))) {
+      const start = bom === 1 && view.length >= 2 && view[0] === 0xFF && view[1] === 0xFE ? 2 : 0;
+      const s = core.utf16leText(view, start);
+      if (s !== null) return s;
+    }
     const p = view.length === 0 ? 0 : core.putBytes(view);
-    const status = w.tc_decode(id, fatal ? 1 : 0, bom, p, view.length, utf16);
+    const status = w.tc_decode(id, fatal ? 1 : 0, bom, p, view.length);
     if (status !== 0) throw new TypeError(`${context}: ${core.malformedMessage(id)}`);
-    return core.output(utf16);
+    return core.output();
   }
 
   /**
@@ -566,6 +578,11 @@ export function createApi(core, native = null, nativeDecoders = [], nativeMinByt
     const s = stringArgument(string, context);
     const id = encodingId(label, context);
     const mode = legacyEncodeMode(options, context);
+    if (id === core.UTF16LE || id === core.UTF16BE) {
+      // Node and Bun: Buffer's copies (every error mode: UTF-16 encodes every scalar value).
+      const b = core.utf16Bytes(s, id === core.UTF16BE);
+      if (b !== null) return b;
+    }
     const [p, n, utf16] = s.length === 0 ? [0, 0, 0] : core.putString(s, form(id));
     const status = w.tc_encode(id, mode, p, n, utf16);
     if (status === 2) throw noEncoder(id, context);
@@ -579,13 +596,11 @@ export function createApi(core, native = null, nativeDecoders = [], nativeMinByt
     #id;
     #fatal;
     #bom;
-    #utf16;
 
     constructor(label = 'utf-8', options = undefined) {
       const context = 'textcodec.Decoder';
       this.#id = encodingId(label, context);
       [this.#fatal, this.#bom] = legacyDecodeOptions(options, context);
-      this.#utf16 = core.prefersUtf16(this.#id) ? 1 : 0;
       this.#h = w.tc_decoder_new(this.#id, this.#fatal ? 1 : 0, this.#bom);
       track(this, w.tc_decoder_free, this.#h);
     }
@@ -606,13 +621,13 @@ export function createApi(core, native = null, nativeDecoders = [], nativeMinByt
       const view = bytesArgument(bytes, context);
       const stream = options !== undefined && options !== null && !!options.stream;
       const p = view.length === 0 ? 0 : core.putBytes(view);
-      const status = w.tc_decoder_decode(this.#h, p, view.length, stream ? 0 : 1, this.#utf16);
+      const status = w.tc_decoder_decode(this.#h, p, view.length, stream ? 0 : 1);
       if (status !== 0) {
         const message = `${context}: ${core.malformedMessage(this.#id)}`;
         w.tc_decoder_reset(this.#h);
         throw new TypeError(message);
       }
-      return core.output(this.#utf16);
+      return core.output();
     }
 
     /** Forgets any partial sequence: the next chunk starts a new stream. */
@@ -736,141 +751,14 @@ export function createApi(core, native = null, nativeDecoders = [], nativeMinByt
     };
   }
 
-  function optionalString(value, what, context) {
-    if (value === undefined || value === null) return null;
-    if (typeof value !== 'string') throw new TypeError(`${context}: ${what} must be a string, got ${describe(value)}`);
-    return value;
-  }
-
-  /** Writes a string and an id list into the core for detect/sniff; returns [ptr, len] pairs. */
-  function scratchArgs(strings, lists) {
-    // One buffer: strings as UTF-8, then the id lists, one byte per id.
-    const parts = [];
-    let total = 0;
-    const enc = (s) => utf8Encode(s);
-    for (const s of strings) { const b = s === null ? null : enc(s); parts.push(b); total += b ? b.length : 0; }
-    for (const l of lists) { parts.push(l); total += l ? l.length : 0; }
-    const all = new Uint8Array(total);
-    const at = [];
-    let o = 0;
-    for (const part of parts) {
-      if (part === null) { at.push(null); continue; }
-      all.set(part, o);
-      at.push([o, part.length]);
-      o += part.length;
-    }
-    return [all, at];
-  }
-
-  /**
-   * detect(bytes, { tld, locale, allowUTF8 = true, allow, deny }) → the statistical
-   * detector's guess for unlabelled bytes: { encoding, confidence, language,
-   * languageName, binary, score, margin, asciiOnly, stoppedEarly, ranking }.
-   */
-  function detect(bytes, options = undefined) {
-    const context = 'textcodec.detect';
-    const view = bytesArgument(bytes, context);
-    let tld = null, locale = null, allowUTF8 = true, allow = null, deny = [];
-    if (options !== undefined && options !== null) {
-      if (typeof options !== 'object') throw new TypeError(`${context}: options must be an object, got ${describe(options)}`);
-      const ids = (v, what) => {
-        if (v === undefined || v === null) return null;
-        if (typeof v === 'string' || typeof v[Symbol.iterator] !== 'function') throw new TypeError(`${context}: ${what} must be an array of labels`);
-        return Array.from(v, (label) => encodingId(label, `${context} (${what})`));
-      };
-      allow = ids(options.allow, 'options.allow');
-      if (options.allowUTF8 !== undefined) allowUTF8 = !!options.allowUTF8;
-      deny = ids(options.deny, 'options.deny') ?? [];
-      locale = optionalString(options.locale, 'options.locale', context);
-      tld = optionalString(options.tld, 'options.tld', context);
-    }
-    const [extra, at] = scratchArgs([tld, locale], [allow, deny]);
-    const all = new Uint8Array(view.length + extra.length);
-    all.set(view, 0);
-    all.set(extra, view.length);
-    const p = all.length === 0 ? 0 : core.putBytes(all);
-    const addr = (a) => (a === null ? [0, 0] : [p + view.length + a[0], a[1]]);
-    const [tp, tl] = addr(at[0]);
-    const [lp, ll] = addr(at[1]);
-    let [ap, al] = addr(at[2]);
-    if (at[2] !== null && al === 0) ap = p + view.length; // an empty allow list is not "any"
-    if (at[2] !== null && ap === 0) ap = 8;
-    const [dp, dl] = addr(at[3]);
-    const count = w.tc_detect(p, view.length, tp, tl, allowUTF8 ? 1 : 0, lp, ll, ap, al, dp, dl);
-    const [language, languageName, binary] = core.lastString().split('\t');
-    const nums = core.numbers(5 + 4 * count);
-    const num = (x) => (Number.isNaN(x) ? null : x);
-    const ranking = [];
-    for (let i = 0; i < count; i++) {
-      const b = 5 + 4 * i;
-      ranking.push({
-        encoding: lowerNames[nums[b]],
-        confidence: nums[b + 1],
-        score: num(nums[b + 2]),
-        disqualified: (nums[b + 3] & 1) !== 0,
-        excluded: (nums[b + 3] & 2) !== 0,
-      });
-    }
-    return {
-      encoding: lowerNames[nums[0]],
-      confidence: nums[1],
-      language: language || null,
-      languageName: languageName || null,
-      binary: binary || null,
-      score: num(nums[2]),
-      margin: num(nums[3]),
-      asciiOnly: (nums[4] & 1) !== 0,
-      stoppedEarly: (nums[4] & 2) !== 0,
-      ranking,
+  // detect() and sniff(): on the second module, loaded on first use (src/detect.js).
+  const { detect, sniff, loadDetect } = makeDetect !== null
+    ? makeDetect({ lowerNames, bytesArgument, encodingId, describe, utf8Encode })
+    : {
+      detect() { throw new TypeError('textcodec.detect: this build has no detection module'); },
+      sniff() { throw new TypeError('textcodec.sniff: this build has no detection module'); },
+      loadDetect: () => Promise.reject(new TypeError('textcodec.loadDetect: this build has no detection module')),
     };
-  }
-
-  const KINDS = { __proto__: null, html: 0, xml: 1, css: 2, text: 3, json: 4 };
-
-  /**
-   * sniff(bytes, { contentType, kind, userOverride, fallback, locale, detect, tld }) → how a
-   * browser picks a web resource's encoding from its first bytes: BOM, then the
-   * Content-Type charset, then (HTML) the <meta> prescan or (XML) the declaration or (CSS)
-   * @charset, then fallbacks. Returns { encoding, confidence: "certain" | "tentative" |
-   * "irrelevant", source, kind, bomLength, detection }.
-   */
-  function sniff(bytes, options = undefined) {
-    const context = 'textcodec.sniff';
-    const view = bytesArgument(bytes, context);
-    let contentType = null, kind = null, userOverride = -1, fallback = -1, locale = null, tld = null, runDetect = false;
-    if (options !== undefined && options !== null) {
-      if (typeof options !== 'object') throw new TypeError(`${context}: options must be an object, got ${describe(options)}`);
-      contentType = optionalString(options.contentType, 'options.contentType', context);
-      if (options.kind !== undefined && options.kind !== null) {
-        kind = KINDS[options.kind];
-        if (kind === undefined) throw new RangeError(`${context}: options.kind must be "html", "xml", "css", "text" or "json", got ${describe(options.kind)}`);
-      }
-      if (options.userOverride != null) userOverride = encodingId(options.userOverride, `${context} (options.userOverride)`);
-      if (options.fallback != null) fallback = encodingId(options.fallback, `${context} (options.fallback)`);
-      locale = optionalString(options.locale, 'options.locale', context);
-      tld = optionalString(options.tld, 'options.tld', context);
-      runDetect = !!options.detect;
-    }
-    if (kind === null) kind = contentType !== null ? 5 : 0;
-    const [extra, at] = scratchArgs([contentType, locale, tld], []);
-    const all = new Uint8Array(view.length + extra.length);
-    all.set(view, 0);
-    all.set(extra, view.length);
-    const p = all.length === 0 ? 0 : core.putBytes(all);
-    const addr = (a) => (a === null ? [0, 0] : [p + view.length + a[0], a[1]]);
-    let [cp, cl] = addr(at[0]);
-    if (at[0] !== null && cp === 0) cp = 8;
-    const [lp, ll] = addr(at[1]);
-    const [tp, tl] = addr(at[2]);
-    w.tc_sniff(p, view.length, kind, cp, cl, userOverride, fallback, lp, ll, runDetect ? 1 : 0, tp, tl);
-    const id = core.slot(2);
-    const bomLength = core.slot(3);
-    const detected = core.slot(5);
-    const [confidence, source, kindName] = core.lastString().split('\t');
-    const detection = detected === 0xFFFFFFFF ? null
-      : { encoding: lowerNames[detected], confidence: core.numbers(1)[0] };
-    return { encoding: lowerNames[id], confidence, source, kind: kindName, bomLength, detection };
-  }
 
   function nodeTransform(context) {
     const stream = globalThis.process?.getBuiltinModule?.('node:stream');
@@ -917,7 +805,7 @@ export function createApi(core, native = null, nativeDecoders = [], nativeMinByt
 
   return {
     TextDecoder, TextEncoder, TextDecoderStream, TextEncoderStream,
-    decode, encode, Decoder, Encoder, DecoderStream, EncoderStream, lookup, detect, sniff,
+    decode, encode, Decoder, Encoder, DecoderStream, EncoderStream, lookup, detect, sniff, loadDetect,
     createDecodeTransform, createEncodeTransform,
     encodings: () => names.slice(),
     backend: {

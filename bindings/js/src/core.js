@@ -18,19 +18,18 @@ export function createCore(instance, info) {
   const memory = w.memory;
   const HostTextDecoder = globalThis.TextDecoder;
   const HostTextEncoder = globalThis.TextEncoder;
-  // The host's UTF-8 and UTF-16LE decoders build strings from the core's output faster than
-  // String.fromCharCode (bench/strings.mjs). ignoreBOM: a U+FEFF in the output is text.
-  let utf8Host = null;
+  // The host's UTF-16LE decoder builds strings from the core's output (UTF-16: the only
+  // form it hands text over in, the fastest to build strings from in every host measured,
+  // bench/strings.mjs) faster than String.fromCharCode on long text. ignoreBOM: a U+FEFF
+  // in the output is text.
   let utf16Host = null;
   if (!info.forceFromCharCode && typeof HostTextDecoder === 'function') {
     try {
-      utf8Host = new HostTextDecoder('utf-8', { ignoreBOM: true });
       utf16Host = new HostTextDecoder('utf-16le', { ignoreBOM: true });
-      // An engine whose decoders ignore ignoreBOM would drop text: check once.
+      // An engine whose decoder ignores ignoreBOM would drop text: check once.
       if (utf16Host.decode(new Uint8Array([0xFF, 0xFE, 0x41, 0])) !== '\uFEFFA') utf16Host = null;
-      if (utf8Host.decode(new Uint8Array([0xEF, 0xBB, 0xBF])) !== '\uFEFF') utf8Host = null;
     } catch {
-      utf8Host = utf16Host = null;
+      utf16Host = null;
     }
   }
   const hostEncoder = !info.forceFromCharCode && typeof HostTextEncoder === 'function'
@@ -50,6 +49,15 @@ export function createCore(instance, info) {
   const ucs2Write = ucs2Slice !== null && typeof NodeBuffer.prototype.ucs2Write === 'function'
     ? uncurry(NodeBuffer.prototype.ucs2Write) : null;
   let nodeView = ucs2Slice !== null ? NodeBuffer.from(buffer) : null;
+  // UTF-16LE in Node and Bun: a well-formed string's code units are its bytes, so Buffer's
+  // own copies make them (lone surrogates, which become U+FFFD, go through the core).
+  const isWellFormed = typeof String.prototype.isWellFormed === 'function' ? uncurry(String.prototype.isWellFormed) : null;
+  const toWellFormed = typeof String.prototype.toWellFormed === 'function' ? uncurry(String.prototype.toWellFormed) : null;
+  const utf16Copies = ucs2Write !== null && isWellFormed !== null && toWellFormed !== null &&
+    typeof NodeBuffer.allocUnsafeSlow === 'function' && typeof NodeBuffer.prototype.swap16 === 'function';
+  const allocUnsafeSlow = utf16Copies ? NodeBuffer.allocUnsafeSlow.bind(NodeBuffer) : null;
+  const bufferFrom = utf16Copies ? NodeBuffer.from.bind(NodeBuffer) : null;
+  const swap16 = utf16Copies ? uncurry(NodeBuffer.prototype.swap16) : null;
   const resultBase = w.tc_result() >>> 2;
   function views() {
     if (memory.buffer !== buffer) {
@@ -139,19 +147,35 @@ export function createCore(instance, info) {
     return s;
   }
 
-  function fromUtf8(ptr, len) {
-    if (len === 0) return '';
-    views();
-    if (utf8Host !== null) return hostDecode(utf8Host, taSubarray(u8, ptr, ptr + len));
-    return utf8ToString(u8, ptr, len);
+  /**
+   * A string's UTF-16LE (or BE) bytes by Buffer's copies, or null where the host has none:
+   * lone surrogates become U+FFFD, as the core's encoder makes them (in every error mode:
+   * UTF-16 encodes every scalar value).
+   */
+  function utf16Bytes(s, bigEndian) {
+    if (!utf16Copies) return null;
+    const text = isWellFormed(s) ? s : toWellFormed(s);
+    const b = allocUnsafeSlow(text.length * 2);
+    ucs2Write(b, text, 0, text.length * 2);
+    if (bigEndian) swap16(b);
+    return new Uint8Array(b.buffer, b.byteOffset, b.length);
   }
 
-  /** The decoded text the last call left in the result slots. */
-  function output(utf16) {
+  /**
+   * UTF-16LE bytes `view[start..]` as a string by Buffer#ucs2Slice when they decode without
+   * an error (an even length, no lone surrogate); else null, and the core decodes them.
+   */
+  function utf16leText(view, start) {
+    if (!utf16Copies || (view.length - start) % 2 !== 0) return null;
+    const b = bufferFrom(view.buffer, view.byteOffset + start, view.length - start);
+    const s = ucs2Slice(b, 0, b.length);
+    return isWellFormed(s) ? s : null;
+  }
+
+  /** The decoded text (UTF-16) the last call left in the result slots. */
+  function output() {
     views();
-    const ptr = slot(0);
-    const len = slot(1);
-    return utf16 ? fromUnits(ptr, len) : fromUtf8(ptr, len);
+    return fromUnits(slot(0), slot(1));
   }
 
   function outputBytes() {
@@ -160,12 +184,17 @@ export function createCore(instance, info) {
     return taSlice(u8, ptr, ptr + slot(1));
   }
 
+  /** The ASCII text (names, labels) the last call left in the result slots. */
   function lastString() {
     views();
     const ptr = slot(0);
     const len = slot(1);
+    // Whole chunks through String.fromCharCode: a character at a time took 0.3 ms of a
+    // cold start for the names and labels.
     let s = '';
-    for (let i = 0; i < len; i++) s += String.fromCharCode(u8[ptr + i]);
+    for (let i = 0; i < len; i += 8192) {
+      s += fromCharCodeApply(taSubarray(u8, ptr + i, ptr + Math.min(len, i + 8192)));
+    }
     return s;
   }
 
@@ -206,19 +235,11 @@ export function createCore(instance, info) {
     return id;
   }
 
-  /**
-   * Whether the core hands text over as UTF-16 (else UTF-8). UTF-16 through the host's
-   * UTF-16LE decoder is the fastest for every encoding measured (bench/strings.mjs: Node 20,
-   * KOI8-R 292 MB/s against 73 via UTF-8, windows-1252 675 against 246, Shift_JIS 322
-   * against 88); TEXTCODEC_PREFER=utf8 measures the other way.
-   */
-  function prefersUtf16(id) {
-    return info.prefer !== 'utf8' || id < 0;
-  }
-
   const hex = (b) => '0x' + b.toString(16).toUpperCase().padStart(2, '0');
 
   function malformedMessage(id) {
+    // The call that failed may have grown the memory: read the slots through fresh views.
+    views();
     const offset = slot(3) + slot(4) * 4294967296;
     const n = slot(5);
     const bytes = [];
@@ -232,6 +253,7 @@ export function createCore(instance, info) {
   }
 
   function unmappableMessage(id, text, utf16Input, start) {
+    views();
     const cp = slot(5);
     const read = slot(2);
     const cpText = `U+${cp.toString(16).toUpperCase().padStart(4, '0')}`;
@@ -258,36 +280,10 @@ export function createCore(instance, info) {
   return {
     w, names, lowerNames, labelsOf, REPLACEMENT, UTF8, UTF16LE, UTF16BE, X_USER_DEFINED,
     simd: info.simd,
-    stringPaths: { utf8: utf8Host !== null ? 'TextDecoder' : 'fromCharCode', utf16: ucs2Slice !== null ? 'Buffer#ucs2Slice' : utf16Host !== null ? 'TextDecoder' : 'fromCharCode', input: ucs2Write !== null ? 'Buffer#ucs2Write' : hasEncodeInto ? 'encodeInto' : 'charCodeAt' },
+    stringPaths: { utf16: ucs2Slice !== null ? 'Buffer#ucs2Slice' : utf16Host !== null ? 'TextDecoder' : 'fromCharCode', input: ucs2Write !== null ? 'Buffer#ucs2Write' : hasEncodeInto ? 'encodeInto' : 'charCodeAt' },
     slice(p, n) { views(); return taSlice(u8, p, p + n); },
-    slot, putBytes, putString, output, outputBytes, lastString, labelId, prefersUtf16,
+    slot, putBytes, putString, output, outputBytes, lastString, labelId, utf16Bytes, utf16leText,
     malformedMessage, unmappableMessage, kernel() { w.tc_kernel(); return lastString(); },
     numbers(count) { views(); return new Float64Array(buffer, w.tc_numbers(), count).slice(); },
   };
-}
-
-/** UTF-8 (valid: the core writes it) to a string, for hosts without a TextDecoder. */
-function utf8ToString(u8, ptr, len) {
-  const end = ptr + len;
-  let s = '';
-  const units = [];
-  for (let i = ptr; i < end;) {
-    const b = u8[i];
-    let cp;
-    if (b < 0x80) { cp = b; i += 1; }
-    else if (b < 0xE0) { cp = ((b & 0x1F) << 6) | (u8[i + 1] & 0x3F); i += 2; }
-    else if (b < 0xF0) { cp = ((b & 0x0F) << 12) | ((u8[i + 1] & 0x3F) << 6) | (u8[i + 2] & 0x3F); i += 3; }
-    else {
-      cp = ((b & 0x07) << 18) | ((u8[i + 1] & 0x3F) << 12) | ((u8[i + 2] & 0x3F) << 6) | (u8[i + 3] & 0x3F);
-      i += 4;
-    }
-    if (cp > 0xFFFF) {
-      cp -= 0x10000;
-      units.push(0xD800 + (cp >> 10), 0xDC00 + (cp & 0x3FF));
-    } else {
-      units.push(cp);
-    }
-    if (units.length >= 8192) { s += String.fromCharCode.apply(null, units); units.length = 0; }
-  }
-  return s + String.fromCharCode.apply(null, units);
 }

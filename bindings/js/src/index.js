@@ -2,18 +2,20 @@
 // addon when it is installed, then builds the API.
 import { createCore } from './core.js';
 import { createApi } from './api.js';
+import { createDetect } from './detect.js';
 import { loadWasm, nodeRequire } from './load.js';
 import { loadNative, NATIVE_DECODERS, NATIVE_MIN_BYTES } from './native.js';
 
 const loaded = await loadWasm();
 // In Node, the native addon where it is installed and faster (src/native.js).
 const native = loadNative(await nodeRequire());
-const api = createApi(createCore(loaded.instance, loaded), native, NATIVE_DECODERS, NATIVE_MIN_BYTES);
+const api = createApi(createCore(loaded.instance, loaded), native, NATIVE_DECODERS, NATIVE_MIN_BYTES,
+  (helpers) => createDetect(helpers, loaded.detect));
 
 export const {
   TextDecoder, TextEncoder, TextDecoderStream, TextEncoderStream,
   decode, encode, Decoder, Encoder, DecoderStream, EncoderStream,
   createDecodeTransform, createEncodeTransform,
-  lookup, detect, sniff, encodings, backend, core,
+  lookup, detect, sniff, loadDetect, encodings, backend, core,
 } = api;
 export default api;

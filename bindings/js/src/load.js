@@ -29,28 +29,42 @@ export async function nodeRequire() {
   }
 }
 
+/** Instantiates a module fetched from `url` (a browser, or any non-file URL). */
+async function fetchInstance(url) {
+  const response = await fetch(url);
+  if (!response.ok) throw new Error(`textcodec: could not load ${url}: HTTP ${response.status}`);
+  if (typeof WebAssembly.instantiateStreaming === 'function' &&
+      (response.headers.get('content-type') || '').startsWith('application/wasm')) {
+    return (await WebAssembly.instantiateStreaming(response, {})).instance;
+  }
+  return (await WebAssembly.instantiate(await response.arrayBuffer(), {})).instance;
+}
+
+/**
+ * The core's main module, instantiated, and how to load its second one (detect and sniff,
+ * src/detect.js): from files synchronously on first use, or fetched by `loadDetect()`.
+ */
 export async function loadWasm() {
   const simd = chooseBuild();
   const url = new URL(simd ? '../wasm/textcodec-simd.wasm' : '../wasm/textcodec.wasm', import.meta.url);
+  // One build of the second module: detection runs as fast without simd128.
+  const detectUrl = new URL('../wasm/textcodec-detect.wasm', import.meta.url);
   let instance;
+  let detect;
   if (url.protocol === 'file:') {
     // getBuiltinModule (Node >= 20.16, Deno, Bun) or a computed import, which bundlers
     // leave alone: the browser build never reaches this line.
     const fsModule = 'node:fs';
     const fs = globalThis.process?.getBuiltinModule?.(fsModule) ?? (await import(fsModule));
-    instance = (await WebAssembly.instantiate(fs.readFileSync(url), {})).instance;
+    // Synchronously: no engine limits it outside a browser's main thread, and it spares the
+    // promise's round trip (a first call's latency).
+    const sync = (u) => new WebAssembly.Instance(new WebAssembly.Module(fs.readFileSync(u)), {});
+    instance = sync(url);
+    detect = { sync: () => sync(detectUrl), async: async () => sync(detectUrl) };
   } else {
-    const response = await fetch(url);
-    if (!response.ok) throw new Error(`textcodec: could not load ${url}: HTTP ${response.status}`);
-    if (typeof WebAssembly.instantiateStreaming === 'function' &&
-        (response.headers.get('content-type') || '').startsWith('application/wasm')) {
-      instance = (await WebAssembly.instantiateStreaming(response, {})).instance;
-    } else {
-      instance = (await WebAssembly.instantiate(await response.arrayBuffer(), {})).instance;
-    }
+    instance = await fetchInstance(url);
+    detect = { sync: null, async: () => fetchInstance(detectUrl) };
   }
   const strings = globalThis.TEXTCODEC_STRINGS ?? globalThis.process?.env?.TEXTCODEC_STRINGS;
-  // TEXTCODEC_PREFER=utf8|utf16: the core's output form for every encoding (bench/strings.mjs).
-  const prefer = globalThis.TEXTCODEC_PREFER ?? globalThis.process?.env?.TEXTCODEC_PREFER;
-  return { instance, simd, forceFromCharCode: strings === 'fromCharCode', prefer };
+  return { instance, detect, simd, forceFromCharCode: strings === 'fromCharCode' };
 }

@@ -201,7 +201,62 @@ export function cases(tc, vectors) {
     if (tc.lookup('iso-2022-kr').name !== 'replacement' || tc.lookup('iso-2022-kr').hasEncoder) fail('replacement');
   });
 
-  add('detect: guesses, with the calibrated confidence and the language', () => {
+  add('encode: one-shot calls agree with the incremental Encoder on mixed text, every error mode', () => {
+    // encode() takes the core's table fast path for the double-byte encoders (wasm/src/cjk.rs);
+    // the Encoder class runs the library's loop alone. Text: ASCII, kana, kanji, hangul,
+    // hanzi, symbols, astral characters, lone surrogates, in a fixed pseudo-random order.
+    const pool = ['a', '~', '\\', '\u00A5', '\u203E', '\u2212', '\u00E9', '\u20AC', '\u3042', '\uFF71', '\u65E5', '\u4E2D',
+      '\uAC00', '\u9F98', '\uE5E5', '\uFFFD', '\uD83D\uDE00', '\uD840\uDC0B', '\uD800', '\uDC00', '\u0080', '\u00A0'];
+    let seed = 12345;
+    const next = () => (seed = (seed * 1103515245 + 12345) >>> 0) >>> 16;
+    let text = '';
+    for (let i = 0; i < 3000; i++) text += pool[next() % pool.length];
+    for (const label of ['shift_jis', 'euc-jp', 'gbk', 'gb18030', 'big5', 'euc-kr', 'utf-16le', 'utf-16be']) {
+      for (const errors of ['html', 'replace', 'fatal']) {
+        const oneShot = (() => { try { return tc.encode(text, label, { errors }); } catch (e) { return e.message; } })();
+        const streamed = (() => { try { return new tc.Encoder(label, { errors }).encode(text); } catch (e) { return e.message; } })();
+        if (typeof oneShot === 'string' || typeof streamed === 'string') {
+          if (oneShot !== streamed.replace('textcodec.Encoder.encode', 'textcodec.encode')) fail(`${label} ${errors}: ${oneShot} / ${streamed}`);
+        } else {
+          equalBytes(oneShot, streamed, `${label} ${errors}`);
+        }
+      }
+    }
+  });
+
+  add('decode: one-shot UTF-16LE calls agree with the incremental Decoder, every BOM mode', () => {
+    // decode() hands well-formed UTF-16LE to Buffer#ucs2Slice where there is one; the
+    // Decoder class runs the core alone. Inputs: BOMs, lone and paired surrogates, odd ends.
+    const inputs = [[], [0xFF, 0xFE], [0xFF, 0xFE, 0x41, 0], [0xFE, 0xFF, 0, 0x41], [0xEF, 0xBB, 0xBF, 0x41],
+      [0x41, 0], [0x41], [0x41, 0, 0x42], [0x3D, 0xD8, 0x00, 0xDE], [0x3D, 0xD8, 0x41, 0], [0x00, 0xDE, 0x41, 0],
+      [0x41, 0, 0x3D, 0xD8], [0xFF, 0xFE, 0x3D, 0xD8, 0x00, 0xDE, 0xFF, 0xFE]];
+    let seed = 777;
+    const next = () => (seed = (seed * 1103515245 + 12345) >>> 0) >>> 16;
+    for (let k = 0; k < 40; k++) {
+      const units = [0x0041, 0x3042, 0xD83D, 0xDE00, 0xFEFF, 0xDC00, 0xD800, 0x00E9];
+      const bytes = [];
+      for (let i = next() % 30; i > 0; i--) { const u = units[next() % units.length]; bytes.push(u & 0xFF, u >> 8); }
+      if (next() % 4 === 0) bytes.push(0x41);
+      inputs.push(bytes);
+    }
+    for (const bytes of inputs) {
+      for (const bom of ['sniff', 'remove', 'keep']) {
+        for (const fatal of [false, true]) {
+          const b = new Uint8Array(bytes);
+          const run = (f) => { try { return f(); } catch (e) { return `${e.name}: ${e.message.replace(/^textcodec\.\w+(\.\w+)?: /, '')}`; } };
+          const oneShot = run(() => tc.decode(b, 'utf-16le', { bom, fatal }));
+          const streamed = run(() => new tc.Decoder('utf-16le', { bom, fatal }).decode(b));
+          if (oneShot !== streamed) fail(`${JSON.stringify(bytes)} ${bom} ${fatal}: ${JSON.stringify(oneShot)} / ${JSON.stringify(streamed)}`);
+        }
+      }
+    }
+  });
+
+  add('detect: guesses, with the calibrated confidence and the language', async () => {
+    // The second module: loaded on first use where files are read synchronously, by
+    // loadDetect() in browsers (which must not be needed twice).
+    await tc.loadDetect();
+    await tc.loadDetect();
     const ja = tc.encode('これは日本語の文章です。文字コードを自動的に判定するためのテストをしています。', 'shift_jis');
     const g = tc.detect(ja, { tld: 'jp' });
     if (g.encoding !== 'shift_jis' || !(g.confidence > 0.5) || g.language !== 'ja' || g.languageName !== 'Japanese') fail(JSON.stringify({ ...g, ranking: undefined }));
@@ -218,7 +273,8 @@ export function cases(tc, vectors) {
     throws(() => tc.detect(ja, { allow: ['nope'] }), RangeError, /"nope"/, 'bad allow');
   });
 
-  add('sniff: BOM > Content-Type > <meta>', () => {
+  add('sniff: BOM > Content-Type > <meta>', async () => {
+    await tc.loadDetect();
     const meta = new TextEncoder().encode('<!doctype html><meta charset="euc-kr"><p>x');
     let s = tc.sniff(meta);
     if (s.encoding !== 'euc-kr' || s.source !== 'meta' || s.confidence !== 'tentative') fail(JSON.stringify(s));

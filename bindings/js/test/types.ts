@@ -1,7 +1,7 @@
 // Type-checks index.d.ts and iconv-lite.d.ts against uses of the API (`deno check`, run by
 // npm test); a wrong declaration fails here.
 // @ts-types="../index.d.ts"
-import { decode, Decoder, detect, encode, Encoder, lookup, sniff, TextDecoder } from '../src/index.js';
+import { decode, Decoder, detect, encode, Encoder, loadDetect, lookup, sniff, TextDecoder } from '../src/index.js';
 // @ts-types="../iconv-lite.d.ts"
 import iconv from '../src/iconv-lite.js';
 
@@ -13,6 +13,7 @@ const e = new Encoder('iso-2022-jp', { errors: 'replace' });
 const b: Uint8Array = e.encode(s, { stream: true });
 const info = lookup('sjis');
 const name: string | undefined = info?.name;
+const ready: Promise<void> = loadDetect();
 const guess = detect(bytes, { tld: 'jp', allow: ['shift_jis'] });
 const confidence: number = guess.confidence;
 const language: string | null = guess.language;
@@ -20,4 +21,4 @@ const sniffed: 'certain' | 'tentative' | 'irrelevant' = sniff(bytes, { contentTy
 const td: string = new TextDecoder('gbk', { fatal: false }).decode(bytes, { stream: false });
 const viaIconv: string = iconv.decode(bytes, 'shift_jis', { stripBOM: true });
 const exists: boolean = iconv.encodingExists("sjis");
-console.log(text, b.length, name, confidence, language, sniffed, td, viaIconv, exists);
+console.log(text, b.length, name, ready, confidence, language, sniffed, td, viaIconv, exists);
