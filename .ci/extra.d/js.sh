@@ -36,13 +36,15 @@ rustup target add wasm32-unknown-unknown >/dev/null 2>&1 || fail "rustup target 
 timings="$timings
   installs: $(since "$start")"
 
-echo "--- rustfmt and clippy (wasm/, simd128 and plain)"
+echo "--- rustfmt and clippy (wasm/: simd128, plain, the detect module)"
 start=$(now)
 cargo fmt --manifest-path wasm/Cargo.toml --check || fail "rustfmt on bindings/js/wasm (cargo fmt --manifest-path bindings/js/wasm/Cargo.toml)"
 (cd wasm && CARGO_TARGET_DIR=target/simd RUSTFLAGS="-C target-feature=+simd128" \
   cargo clippy --release --locked --target wasm32-unknown-unknown -q -- -D warnings) || fail "clippy on bindings/js/wasm (simd128)"
 (cd wasm && CARGO_TARGET_DIR=target/plain \
   cargo clippy --release --locked --target wasm32-unknown-unknown -q -- -D warnings) || fail "clippy on bindings/js/wasm (plain)"
+(cd wasm && CARGO_TARGET_DIR=target/detect-plain \
+  cargo clippy --release --locked --target wasm32-unknown-unknown --features detect -q -- -D warnings) || fail "clippy on bindings/js/wasm (the detect module)"
 timings="$timings
   rustfmt + clippy: $(since "$start")"
 
@@ -52,9 +54,9 @@ npm ci --no-audit --no-fund --loglevel=error || fail "npm ci"
 timings="$timings
   npm ci: $(since "$start")"
 
-echo "--- npm run build (wasm core, plain and simd128; dist/)"
+echo "--- npm run build (wasm core, plain and simd128; the detect module; dist/)"
 start=$(now)
-rm -f wasm/textcodec.wasm wasm/textcodec-simd.wasm
+rm -f wasm/textcodec.wasm wasm/textcodec-simd.wasm wasm/textcodec-detect.wasm
 npm run build || fail "npm run build"
 timings="$timings
   build: $(since "$start")"
