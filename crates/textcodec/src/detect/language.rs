@@ -4,7 +4,7 @@
 
 use super::candidates::{group, Group, SINGLE};
 use super::generated::languages as table;
-use super::score::SINGLE_MODELS;
+use super::score::{SINGLE_MODELS, UNITS_PER_POINT};
 use crate::Encoding;
 
 /// A language the detector's models were trained on (`Guess::language`).
@@ -134,4 +134,110 @@ fn best<const N: usize>(
         }
     }
     (first.0.saturating_sub(second) >= LANGUAGE_MARGIN).then_some(Language(first.1))
+}
+
+/// How well the letters of `SINGLE[i]`'s text (ASCII letters included, outside markup)
+/// fit one language of its script: the log-likelihood (units) of the letter classes under
+/// the per-language unigrams, averaged over the script's languages as probabilities
+/// (`ln mean exp`), plus each non-letter high byte's symbol score. The pair scores look
+/// only at pairs with a non-ASCII byte, so this is where the ASCII letters of Latin text
+/// tell its language (and with it, which of the script's letters belong). `None` for
+/// the non-Latin scripts.
+pub(super) fn letter_fit(i: usize, counts: &[u32; 256], seen_high: &[u64; 2]) -> Option<i64> {
+    let model = SINGLE_MODELS.get(i)?;
+    match group(*SINGLE.get(i)?) {
+        Group::Western => Some(fit(model, counts, seen_high, &table::WESTERN_LANGUAGES)),
+        Group::Central => Some(fit(model, counts, seen_high, &table::CENTRAL_LANGUAGES)),
+        Group::Turkish => Some(fit(model, counts, seen_high, &table::TURKISH_LANGUAGES)),
+        Group::Baltic => Some(fit(model, counts, seen_high, &table::BALTIC_LANGUAGES)),
+        Group::Vietnamese => Some(fit(model, counts, seen_high, &table::VIETNAMESE_LANGUAGES)),
+        _ => None,
+    }
+}
+
+/// Most languages in a script's table.
+const MAX_LANGUAGES: usize = 32;
+
+fn fit<const N: usize>(
+    model: &super::score::SingleByteModel,
+    counts: &[u32; 256],
+    seen_high: &[u64; 2],
+    langs: &[(u8, [i8; N])],
+) -> i64 {
+    // (class, count) of the letters seen; symbols summed apart (the same in every
+    // language).
+    let mut seen = [(0usize, 0i64); 160];
+    let mut n = 0usize;
+    let mut symbols = 0i64;
+    let mut push = |entry: u32, count: i64| {
+        let class = (entry & 0x7F) as usize;
+        if class == 0 {
+            let uni = i64::from((entry >> 8) as u8 as i8);
+            symbols = symbols.saturating_add(uni.saturating_mul(count));
+        } else if let Some(slot) = seen.get_mut(n) {
+            *slot = (class, count);
+            n = n.saturating_add(1);
+        }
+    };
+    for b in b'a'..=b'z' {
+        let count = counts
+            .get(usize::from(b))
+            .copied()
+            .unwrap_or(0)
+            .saturating_add(counts.get(usize::from(b & !0x20)).copied().unwrap_or(0));
+        if count > 0 {
+            push(
+                model.entry.get(usize::from(b)).copied().unwrap_or(0),
+                i64::from(count),
+            );
+        }
+    }
+    for (w, &word) in seen_high.iter().enumerate() {
+        let mut bits = word;
+        while bits != 0 {
+            let b = 0x80usize
+                .wrapping_add(w.wrapping_mul(64))
+                .wrapping_add(bits.trailing_zeros() as usize);
+            bits &= bits.wrapping_sub(1);
+            let count = counts.get(b).copied().unwrap_or(0);
+            if count > 0 {
+                push(model.entry.get(b).copied().unwrap_or(0), i64::from(count));
+            }
+        }
+    }
+    let seen = seen.get(..n).unwrap_or_default();
+    let mut scores = [0i64; MAX_LANGUAGES];
+    let mut best = i64::MIN;
+    for ((_, logp), s) in langs.iter().zip(scores.iter_mut()) {
+        *s = seen.iter().fold(0i64, |t, &(class, count)| {
+            let p = logp.get(class).copied().unwrap_or(i8::MIN);
+            t.saturating_add(i64::from(p).saturating_mul(count))
+        });
+        best = best.max(*s);
+    }
+    let k = langs.len().min(MAX_LANGUAGES);
+    let sum: f32 = scores
+        .get(..k)
+        .unwrap_or_default()
+        .iter()
+        .map(|&s| super::confidence::exp_neg(s.saturating_sub(best) as f32 / UNITS_PER_POINT))
+        .sum();
+    let mean = ln(sum) - ln(k as f32);
+    best.saturating_add((mean * UNITS_PER_POINT) as i64)
+        .saturating_add(symbols)
+}
+
+/// `ln x` for `x > 0` (no `std` here): the exponent of the float, and the mantissa's
+/// logarithm by the series of `atanh`.
+fn ln(x: f32) -> f32 {
+    if x.is_nan() || x <= 0.0 {
+        return 0.0;
+    }
+    let bits = x.to_bits();
+    let exponent = (((bits >> 23) & 0xFF) as i32).wrapping_sub(127);
+    let m = f32::from_bits((bits & 0x007F_FFFF) | 0x3F80_0000); // [1, 2)
+    let t = (m - 1.0) / (m + 1.0);
+    let t2 = t * t;
+    let series = 2.0 * t * (1.0 + t2 * (1.0 / 3.0 + t2 * (1.0 / 5.0 + t2 / 7.0)));
+    exponent as f32 * core::f32::consts::LN_2 + series
 }

@@ -6,12 +6,21 @@ use alloc::vec::Vec;
 use super::candidates::{base_prior, MULTI, SINGLE};
 use super::confidence;
 use super::generated;
+use super::language;
 use super::score::{self, SINGLE_MODELS, UNITS_PER_POINT};
 use super::{
     Candidate, Detector, Hints, CONTROL_IN_TEXT, ESC_IN_TEXT, ISO_2022_JP_ESCAPES, PRUNE,
     REGION_BONUS, UTF16_PRIOR, UTF16_WITHOUT_CONTROLS,
 };
 use crate::Encoding;
+
+/// At most this much (units) is charged: the ASCII letters of text that mixes in words
+/// of another language (English in translated documentation) tell less than their
+/// number says.
+const LETTER_FIT_CAP: i64 = 12 * UNITS_PER_POINT as i64;
+
+/// Only the Latin candidates this far (units) behind the best live one are charged.
+const LETTER_FIT_WINDOW: i64 = 40 * UNITS_PER_POINT as i64;
 
 impl Detector {
     /// Every candidate (38: UTF-8, GBK, gb18030, Big5, EUC-JP, ISO-2022-JP, Shift_JIS,
@@ -176,7 +185,47 @@ impl Detector {
                 key: Key::Utf16(i),
             });
         }
+        self.fit_letters(&mut all);
         all
+    }
+
+    /// Charges the Latin single-byte candidates near the best one for how much worse
+    /// their letters fit a language of their script than the best-fitting reading's do
+    /// (see `language::letter_fit`): the difference, up to [`LETTER_FIT_CAP`]. The
+    /// best-fitting one keeps its score, so comparisons with the other scripts and with
+    /// the multi-byte candidates do not move.
+    fn fit_letters(&self, all: &mut [Entry; CANDIDATES]) {
+        let live = |e: &Entry| !e.dead && !e.pruned;
+        let Some(best) = all.iter().filter(|e| live(e)).map(|e| e.units).max() else {
+            return;
+        };
+        let floor = best.saturating_sub(LETTER_FIT_WINDOW);
+        let mut fits = [None; CANDIDATES];
+        let mut top = i64::MIN;
+        let mut near = 0usize;
+        for (e, f) in all.iter().zip(fits.iter_mut()) {
+            let Key::Single(i) = e.key else {
+                continue;
+            };
+            if !live(e) || e.units < floor || !SINGLE_MODELS.get(i).is_some_and(|m| m.latin) {
+                continue;
+            }
+            *f = language::letter_fit(i, &self.counts, &self.seen_high);
+            if let Some(fit) = *f {
+                top = top.max(fit);
+                near = near.saturating_add(1);
+            }
+        }
+        if near < 2 {
+            return;
+        }
+        for (e, f) in all.iter_mut().zip(fits) {
+            if let Some(fit) = f {
+                let behind = top.saturating_sub(fit);
+                let charge = behind.min(LETTER_FIT_CAP);
+                e.units = e.units.saturating_sub(charge);
+            }
+        }
     }
 
     /// The winner's index in `all`, the margin (units) over the best candidate that
