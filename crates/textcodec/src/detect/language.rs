@@ -136,95 +136,131 @@ fn best<const N: usize>(
     (first.0.saturating_sub(second) >= LANGUAGE_MARGIN).then_some(Language(first.1))
 }
 
-/// How well the letters of `SINGLE[i]`'s text (ASCII letters included, outside markup)
-/// fit one language of its script: the log-likelihood (units) of the letter classes under
-/// the per-language unigrams, averaged over the script's languages as probabilities
-/// (`ln mean exp`), plus each non-letter high byte's symbol score. The pair scores look
-/// only at pairs with a non-ASCII byte, so this is where the ASCII letters of Latin text
-/// tell its language (and with it, which of the script's letters belong). `None` for
-/// the non-Latin scripts.
-pub(super) fn letter_fit(i: usize, counts: &[u32; 256], seen_high: &[u64; 2]) -> Option<i64> {
-    let model = SINGLE_MODELS.get(i)?;
-    match group(*SINGLE.get(i)?) {
-        Group::Western => Some(fit(model, counts, seen_high, &table::WESTERN_LANGUAGES)),
-        Group::Central => Some(fit(model, counts, seen_high, &table::CENTRAL_LANGUAGES)),
-        Group::Turkish => Some(fit(model, counts, seen_high, &table::TURKISH_LANGUAGES)),
-        Group::Baltic => Some(fit(model, counts, seen_high, &table::BALTIC_LANGUAGES)),
-        Group::Vietnamese => Some(fit(model, counts, seen_high, &table::VIETNAMESE_LANGUAGES)),
-        _ => None,
-    }
-}
-
 /// Most languages in a script's table.
 const MAX_LANGUAGES: usize = 32;
 
-fn fit<const N: usize>(
-    model: &super::score::SingleByteModel,
-    counts: &[u32; 256],
-    seen_high: &[u64; 2],
-    langs: &[(u8, [i8; N])],
-) -> i64 {
-    // (class, count) of the letters seen; symbols summed apart (the same in every
-    // language).
-    let mut seen = [(0usize, 0i64); 160];
-    let mut n = 0usize;
-    let mut symbols = 0i64;
-    let mut push = |entry: u32, count: i64| {
-        let class = (entry & 0x7F) as usize;
-        if class == 0 {
-            let uni = i64::from((entry >> 8) as u8 as i8);
-            symbols = symbols.saturating_add(uni.saturating_mul(count));
-        } else if let Some(slot) = seen.get_mut(n) {
-            *slot = (class, count);
-            n = n.saturating_add(1);
-        }
-    };
-    for b in b'a'..=b'z' {
-        let count = counts
-            .get(usize::from(b))
-            .copied()
-            .unwrap_or(0)
-            .saturating_add(counts.get(usize::from(b & !0x20)).copied().unwrap_or(0));
-        if count > 0 {
-            push(
-                model.entry.get(usize::from(b)).copied().unwrap_or(0),
-                i64::from(count),
-            );
+/// How well the letters of a single-byte candidate's text (ASCII letters included,
+/// outside markup) fit one language of its script: the log-likelihood (units) of the
+/// letter classes under the per-language unigrams, averaged over the script's languages
+/// as probabilities (`ln mean exp`), plus each non-letter high byte's symbol score. The
+/// pair scores look only at pairs with a non-ASCII byte, so this is where the ASCII
+/// letters of Latin text tell its language (and with it, which of the script's letters
+/// belong). The ASCII letters' part is the same for every encoding of a script: it is
+/// computed once per script.
+pub(super) struct LetterFit<'a> {
+    counts: &'a [u32; 256],
+    seen_high: &'a [u64; 2],
+    /// Per Latin script (Western, Central, Turkish, Baltic, Vietnamese): each language's
+    /// log-likelihood of the ASCII letters, once computed.
+    ascii: [Option<[i64; MAX_LANGUAGES]>; 5],
+}
+
+impl<'a> LetterFit<'a> {
+    pub(super) fn new(counts: &'a [u32; 256], seen_high: &'a [u64; 2]) -> Self {
+        LetterFit {
+            counts,
+            seen_high,
+            ascii: [None; 5],
         }
     }
-    for (w, &word) in seen_high.iter().enumerate() {
-        let mut bits = word;
-        while bits != 0 {
-            let b = 0x80usize
-                .wrapping_add(w.wrapping_mul(64))
-                .wrapping_add(bits.trailing_zeros() as usize);
-            bits &= bits.wrapping_sub(1);
-            let count = counts.get(b).copied().unwrap_or(0);
-            if count > 0 {
-                push(model.entry.get(b).copied().unwrap_or(0), i64::from(count));
+
+    /// The fit of `SINGLE[i]`'s text; `None` for the non-Latin scripts.
+    pub(super) fn of(&mut self, i: usize) -> Option<i64> {
+        let model = SINGLE_MODELS.get(i)?;
+        match group(*SINGLE.get(i)?) {
+            Group::Western => Some(self.fit(0, model, &table::WESTERN_LANGUAGES)),
+            Group::Central => Some(self.fit(1, model, &table::CENTRAL_LANGUAGES)),
+            Group::Turkish => Some(self.fit(2, model, &table::TURKISH_LANGUAGES)),
+            Group::Baltic => Some(self.fit(3, model, &table::BALTIC_LANGUAGES)),
+            Group::Vietnamese => Some(self.fit(4, model, &table::VIETNAMESE_LANGUAGES)),
+            _ => None,
+        }
+    }
+
+    fn fit<const N: usize>(
+        &mut self,
+        script: usize,
+        model: &super::score::SingleByteModel,
+        langs: &[(u8, [i8; N])],
+    ) -> i64 {
+        let counts = self.counts;
+        let ascii = match self.ascii.get(script).copied().flatten() {
+            Some(a) => a,
+            None => {
+                let mut a = [0i64; MAX_LANGUAGES];
+                for b in b'a'..=b'z' {
+                    let count = counts
+                        .get(usize::from(b))
+                        .copied()
+                        .unwrap_or(0)
+                        .saturating_add(counts.get(usize::from(b & !0x20)).copied().unwrap_or(0));
+                    if count == 0 {
+                        continue;
+                    }
+                    let class = entry_class(model, usize::from(b));
+                    for ((_, logp), s) in langs.iter().zip(a.iter_mut()) {
+                        let p = logp.get(class).copied().unwrap_or(i8::MIN);
+                        *s = s.saturating_add(i64::from(p).saturating_mul(i64::from(count)));
+                    }
+                }
+                if let Some(slot) = self.ascii.get_mut(script) {
+                    *slot = Some(a);
+                }
+                a
+            }
+        };
+        // (class, count) of the high letters seen; symbols summed apart (the same in
+        // every language).
+        let mut seen = [(0usize, 0i64); 128];
+        let mut n = 0usize;
+        let mut symbols = 0i64;
+        for (w, &word) in self.seen_high.iter().enumerate() {
+            let mut bits = word;
+            while bits != 0 {
+                let b = 0x80usize
+                    .wrapping_add(w.wrapping_mul(64))
+                    .wrapping_add(bits.trailing_zeros() as usize);
+                bits &= bits.wrapping_sub(1);
+                let count = i64::from(counts.get(b).copied().unwrap_or(0));
+                if count == 0 {
+                    continue;
+                }
+                let entry = model.entry.get(b).copied().unwrap_or(0);
+                if entry & 0x7F == 0 {
+                    let uni = i64::from((entry >> 8) as u8 as i8);
+                    symbols = symbols.saturating_add(uni.saturating_mul(count));
+                } else if let Some(slot) = seen.get_mut(n) {
+                    *slot = (entry_class(model, b), count);
+                    n = n.saturating_add(1);
+                }
             }
         }
+        let seen = seen.get(..n).unwrap_or_default();
+        let mut scores = ascii;
+        let mut best = i64::MIN;
+        for ((_, logp), s) in langs.iter().zip(scores.iter_mut()) {
+            *s = seen.iter().fold(*s, |t, &(class, count)| {
+                let p = logp.get(class).copied().unwrap_or(i8::MIN);
+                t.saturating_add(i64::from(p).saturating_mul(count))
+            });
+            best = best.max(*s);
+        }
+        let k = langs.len().min(MAX_LANGUAGES);
+        let sum: f32 = scores
+            .get(..k)
+            .unwrap_or_default()
+            .iter()
+            .map(|&s| super::confidence::exp_neg(s.saturating_sub(best) as f32 / UNITS_PER_POINT))
+            .sum();
+        let mean = ln(sum) - ln(k as f32);
+        best.saturating_add((mean * UNITS_PER_POINT) as i64)
+            .saturating_add(symbols)
     }
-    let seen = seen.get(..n).unwrap_or_default();
-    let mut scores = [0i64; MAX_LANGUAGES];
-    let mut best = i64::MIN;
-    for ((_, logp), s) in langs.iter().zip(scores.iter_mut()) {
-        *s = seen.iter().fold(0i64, |t, &(class, count)| {
-            let p = logp.get(class).copied().unwrap_or(i8::MIN);
-            t.saturating_add(i64::from(p).saturating_mul(count))
-        });
-        best = best.max(*s);
-    }
-    let k = langs.len().min(MAX_LANGUAGES);
-    let sum: f32 = scores
-        .get(..k)
-        .unwrap_or_default()
-        .iter()
-        .map(|&s| super::confidence::exp_neg(s.saturating_sub(best) as f32 / UNITS_PER_POINT))
-        .sum();
-    let mean = ln(sum) - ln(k as f32);
-    best.saturating_add((mean * UNITS_PER_POINT) as i64)
-        .saturating_add(symbols)
+}
+
+/// The class of byte `b` in a single-byte model.
+fn entry_class(model: &super::score::SingleByteModel, b: usize) -> usize {
+    (model.entry.get(b).copied().unwrap_or(0) & 0x7F) as usize
 }
 
 /// `ln x` for `x > 0` (no `std` here): the exponent of the float, and the mantissa's

@@ -191,7 +191,7 @@ impl Detector {
 
     /// Charges the Latin single-byte candidates near the best one for how much worse
     /// their letters fit a language of their script than the best-fitting reading's do
-    /// (see `language::letter_fit`): the difference, up to [`LETTER_FIT_CAP`]. The
+    /// (see `language::LetterFit`): the difference, up to [`LETTER_FIT_CAP`]. The
     /// best-fitting one keeps its score, so comparisons with the other scripts and with
     /// the multi-byte candidates do not move.
     fn fit_letters(&self, all: &mut [Entry; CANDIDATES]) {
@@ -200,6 +200,7 @@ impl Detector {
             return;
         };
         let floor = best.saturating_sub(LETTER_FIT_WINDOW);
+        let mut fit = language::LetterFit::new(&self.counts, &self.seen_high);
         let mut fits = [None; CANDIDATES];
         let mut top = i64::MIN;
         let mut near = 0usize;
@@ -210,7 +211,7 @@ impl Detector {
             if !live(e) || e.units < floor || !SINGLE_MODELS.get(i).is_some_and(|m| m.latin) {
                 continue;
             }
-            *f = language::letter_fit(i, &self.counts, &self.seen_high);
+            *f = fit.of(i);
             if let Some(fit) = *f {
                 top = top.max(fit);
                 near = near.saturating_add(1);
