@@ -250,12 +250,40 @@ impl<'a> LetterFit<'a> {
             .get(..k)
             .unwrap_or_default()
             .iter()
-            .map(|&s| super::confidence::exp_neg(s.saturating_sub(best) as f32 / UNITS_PER_POINT))
+            .map(|&s| {
+                let behind = usize::try_from(best.saturating_sub(s)).unwrap_or(usize::MAX);
+                EXP_NEG_UNITS.get(behind).copied().unwrap_or(0.0)
+            })
             .sum();
         let mean = ln(sum) - ln(k as f32);
         best.saturating_add((mean * UNITS_PER_POINT) as i64)
             .saturating_add(symbols)
     }
+}
+
+/// `e^(−k / 8)`, k = 0..255: a language `k` units behind the best counts this much in the
+/// mean (further behind, nothing).
+static EXP_NEG_UNITS: [f32; 256] = exp_neg_units();
+
+#[allow(clippy::arithmetic_side_effects, clippy::indexing_slicing)] // compile time, in range
+const fn exp_neg_units() -> [f32; 256] {
+    // e^(−1/8) by its series, then its powers.
+    let x = -1.0 / UNITS_PER_POINT as f64;
+    let (mut term, mut step, mut n) = (1.0f64, 1.0f64, 1.0f64);
+    while n < 20.0 {
+        term = term * x / n;
+        step += term;
+        n += 1.0;
+    }
+    let mut out = [0.0f32; 256];
+    let mut power = 1.0f64;
+    let mut k = 0;
+    while k < 256 {
+        out[k] = power as f32;
+        power *= step;
+        k += 1;
+    }
+    out
 }
 
 /// The class of byte `b` in a single-byte model.

@@ -193,10 +193,24 @@ impl Detector {
     /// their letters fit a language of their script than the best-fitting reading's do
     /// (see `language::LetterFit`): the difference, up to [`LETTER_FIT_CAP`]. The
     /// best-fitting one keeps its score, so comparisons with the other scripts and with
-    /// the multi-byte candidates do not move.
+    /// the multi-byte candidates do not move. Only when a Latin candidate leads: else the
+    /// winner cannot change.
     fn fit_letters(&self, all: &mut [Entry; CANDIDATES]) {
         let live = |e: &Entry| !e.dead && !e.pruned;
-        let Some(best) = all.iter().filter(|e| live(e)).map(|e| e.units).max() else {
+        let latin = |key: Key| match key {
+            Key::Single(i) => SINGLE_MODELS.get(i).is_some_and(|m| m.latin),
+            _ => false,
+        };
+        // The best live candidate; ties go to the earlier one, as in `top`.
+        let mut best: Option<&Entry> = None;
+        for e in all.iter().filter(|e| live(e)) {
+            if best.is_none_or(|b| e.units > b.units) {
+                best = Some(e);
+            }
+        }
+        // Only a Latin winner can change: where another one wins, the Latin readings
+        // stay as they are (nothing to compute).
+        let Some(best) = best.filter(|b| latin(b.key)).map(|b| b.units) else {
             return;
         };
         let floor = best.saturating_sub(LETTER_FIT_WINDOW);
@@ -208,7 +222,7 @@ impl Detector {
             let Key::Single(i) = e.key else {
                 continue;
             };
-            if !live(e) || e.units < floor || !SINGLE_MODELS.get(i).is_some_and(|m| m.latin) {
+            if !live(e) || e.units < floor || !latin(e.key) {
                 continue;
             }
             *f = fit.of(i);
