@@ -209,10 +209,9 @@ impl<'a> LetterFit<'a> {
                 a
             }
         };
-        // (class, count) of the high letters seen; symbols summed apart (the same in
-        // every language).
-        let mut seen = [(0usize, 0i64); 128];
-        let mut n = 0usize;
+        // The high bytes seen: letters by their class in each language; symbols summed
+        // apart (the same in every language).
+        let mut scores = ascii;
         let mut symbols = 0i64;
         for (w, &word) in self.seen_high.iter().enumerate() {
             let mut bits = word;
@@ -226,26 +225,26 @@ impl<'a> LetterFit<'a> {
                     continue;
                 }
                 let entry = model.entry.get(b).copied().unwrap_or(0);
-                if entry & 0x7F == 0 {
+                let class = (entry & 0x7F) as usize;
+                if class == 0 {
                     let uni = i64::from((entry >> 8) as u8 as i8);
                     symbols = symbols.saturating_add(uni.saturating_mul(count));
-                } else if let Some(slot) = seen.get_mut(n) {
-                    *slot = (entry_class(model, b), count);
-                    n = n.saturating_add(1);
+                    continue;
+                }
+                for ((_, logp), s) in langs.iter().zip(scores.iter_mut()) {
+                    let p = logp.get(class).copied().unwrap_or(i8::MIN);
+                    *s = s.saturating_add(i64::from(p).saturating_mul(count));
                 }
             }
         }
-        let seen = seen.get(..n).unwrap_or_default();
-        let mut scores = ascii;
-        let mut best = i64::MIN;
-        for ((_, logp), s) in langs.iter().zip(scores.iter_mut()) {
-            *s = seen.iter().fold(*s, |t, &(class, count)| {
-                let p = logp.get(class).copied().unwrap_or(i8::MIN);
-                t.saturating_add(i64::from(p).saturating_mul(count))
-            });
-            best = best.max(*s);
-        }
         let k = langs.len().min(MAX_LANGUAGES);
+        let best = scores
+            .get(..k)
+            .unwrap_or_default()
+            .iter()
+            .copied()
+            .max()
+            .unwrap_or(0);
         let sum: f32 = scores
             .get(..k)
             .unwrap_or_default()
