@@ -19,8 +19,11 @@ use crate::Encoding;
 /// number says.
 const LETTER_FIT_CAP: i64 = 12 * UNITS_PER_POINT as i64;
 
-/// Only the Latin candidates this far (units) behind the best live one are charged.
-const LETTER_FIT_WINDOW: i64 = 40 * UNITS_PER_POINT as i64;
+/// Only the Latin candidates this far (units) behind the best live one are charged: just
+/// over [`LETTER_FIT_CAP`], so every one that could still win after the charges is charged
+/// (chosen on the calibration set: 40 points gave 3 more wrong guesses of 68,820, 20 the
+/// same).
+const LETTER_FIT_WINDOW: i64 = 13 * UNITS_PER_POINT as i64;
 
 impl Detector {
     /// Every candidate (38: UTF-8, GBK, gb18030, Big5, EUC-JP, ISO-2022-JP, Shift_JIS,
