@@ -6,8 +6,6 @@ Sources (training only; all from PyPI, pinned, fetched with `pip download`):
 * Django 5.2.19 (BSD-3-Clause): every `*/locale/<lang>/LC_MESSAGES/django.po` and
   `djangojs.po` in the wheel (the translations of Django and its contrib apps).
 * Sphinx 8.2.3 (BSD-2-Clause): `sphinx/locale/<lang>/LC_MESSAGES/sphinx.po`.
-* django-allauth 65.13.1 (MIT): `allauth/locale/<lang>/LC_MESSAGES/django.po` (the
-  sign-up, log-in and account pages; 46 languages, Korean and Chinese included).
 
 Vietnamese is also written a second time as `vi-1258.txt`, in the form windows-1258
 can encode (a precomposed letter it lacks becomes the nearest letter it has plus the
@@ -44,8 +42,6 @@ PACKAGES = [
      re.compile(r"^django/(?:.*/)?locale/([^/]+)/LC_MESSAGES/(?:django|djangojs)\.po$")),
     ("Sphinx", "8.2.3", "BSD-2-Clause",
      re.compile(r"^sphinx/locale/([^/]+)/LC_MESSAGES/sphinx\.po$")),
-    ("django_allauth", "65.13.1", "MIT",
-     re.compile(r"^allauth/locale/([^/]+)/LC_MESSAGES/django\.po$")),
 ]
 
 PO_STRING = re.compile(r'"((?:[^"\\]|\\.)*)"')
