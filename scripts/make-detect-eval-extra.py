@@ -17,6 +17,13 @@ after scripts/make-detect-eval.py.
                              (no signature) and raw deflate, and stored in a ZIP;
                            - this machine's executables: /usr/bin (ELF), and the
                              project's own builds if present.
+  detect-eval/upper.tsv    with the project's Python package importable (the venv of
+                           scripts/make-detect-eval.py): the legacy-encoded samples of 12
+                           languages (el ru uk bg mk tr de fr pl cs lt lv) upper-cased
+                           by Python (`str.upper`) and encoded again by the WHATWG encoder
+                           (`textcodec.encode`, strict); a sample whose capitals the
+                           encoding lacks is left out. Text in capitals: headings,
+                           signs, the titles of legal texts.
 
 Usage: python3 scripts/make-detect-eval-extra.py [--dir detect-eval] [--per-kind N]
 """
@@ -70,6 +77,29 @@ def utf16(dir_):
         for enc, codec in (("UTF-16LE", "utf-16-le"), ("UTF-16BE", "utf-16-be")):
             rows.append([r["id"].replace("UTF-8", enc), r["lang"], "UTF-16", enc, r["bucket"],
                          r["html"], FAMILY_OF_LANG[r["lang"]], text.encode(codec).hex()])
+    return rows
+
+
+UPPER_LANGS = {"el", "ru", "uk", "bg", "mk", "tr", "de", "fr", "pl", "cs", "lt", "lv"}
+
+
+def upper(dir_):
+    try:
+        import textcodec
+    except ImportError:
+        print("upper.tsv: skipped (no textcodec Python package)")
+        return None
+    rows = []
+    for r in read(dir_ / "samples.tsv"):
+        if r["lang"] not in UPPER_LANGS or r["encoding"] == "UTF-8":
+            continue
+        text = textcodec.decode(bytes.fromhex(r["hex"]), r["encoding"])[0]
+        try:
+            data = textcodec.encode(text.upper(), r["encoding"])
+        except Exception:
+            continue
+        rows.append([r["id"] + ".upper", r["lang"], r["family"], r["encoding"], r["bucket"],
+                     r["html"], r["source"], data.hex()])
     return rows
 
 
@@ -145,7 +175,9 @@ def main():
     ap.add_argument("--per-kind", type=int, default=100)
     args = ap.parse_args()
     dir_ = pathlib.Path(args.dir)
-    for name, rows in (("utf16.tsv", utf16(dir_)),):
+    for name, rows in (("utf16.tsv", utf16(dir_)), ("upper.tsv", upper(dir_))):
+        if rows is None:
+            continue
         with open(dir_ / name, "w", encoding="utf-8") as f:
             f.write("\t".join(COLUMNS) + "\n")
             for r in rows:
