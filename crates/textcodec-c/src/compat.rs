@@ -4,9 +4,6 @@
 //! conventions, so such a program compiles and links unchanged against libtextcodec.
 //!
 //! Where the two differ (README, "encoding_c compatibility"):
-//! * `decoder_latin1_byte_compatible_up_to` is not provided (it needs the decoder's BOM
-//!   state, which textcodec does not expose; its one user is a JavaScript engine's string
-//!   storage);
 //! * `encoding_new_decoder_into` and the other `_into` functions take only a pointer from
 //!   the matching `_new` function (C code cannot know the object's size);
 //! * the pointer contracts are checked where they can be (`NULL` objects and buffers give
@@ -435,6 +432,31 @@ pub unsafe extern "C" fn decoder_max_utf16_buffer_length(
     // SAFETY: the documented contract.
     unsafe { decoder.as_ref() }
         .and_then(|d| d.inner.max_utf16_buffer_length(byte_length))
+        .unwrap_or(usize::MAX)
+}
+
+/// `decoder_latin1_byte_compatible_up_to`: how many bytes at the start of the buffer the
+/// decoder would decode each to the code point of the same value, `SIZE_MAX` when it holds
+/// bytes from earlier calls (`Decoder::latin1_byte_compatible_up_to`).
+///
+/// # Safety
+/// `decoder` is a live decoder from this module; `buffer` points to `buffer_len` readable
+/// bytes (`NULL` or misaligned: `SIZE_MAX`).
+#[no_mangle]
+pub unsafe extern "C" fn decoder_latin1_byte_compatible_up_to(
+    decoder: *const CompatDecoder,
+    buffer: *const u8,
+    buffer_len: usize,
+) -> usize {
+    // SAFETY: the documented contract.
+    let (Some(decoder), Some(bytes)) = (unsafe { decoder.as_ref() }, unsafe {
+        slice(buffer, buffer_len)
+    }) else {
+        return usize::MAX;
+    };
+    decoder
+        .inner
+        .latin1_byte_compatible_up_to(bytes)
         .unwrap_or(usize::MAX)
 }
 

@@ -493,6 +493,65 @@ impl Decoder {
             && matches!(self.bom, BomState::Done | BomState::Looking { len: 0, .. })
     }
 
+    /// How many bytes at the start of `src` this decoder, as it stands, would decode each
+    /// to the code point of the same value (U+0000–U+00FF, "Latin-1"), so that a caller
+    /// may widen them itself, as a JavaScript engine's one-byte strings do; `None` when
+    /// the decoder holds bytes or state from earlier calls (a partial sequence, a BOM
+    /// prefix, an ISO-2022-JP mode other than ASCII), so that nothing can be said
+    /// without decoding. Per the Standard's decoders: ASCII bytes in every
+    /// ASCII-compatible encoding, also 0x80 in Shift_JIS (#shift_jis-decoder step 4),
+    /// the bytes an index maps to themselves in single-byte encodings (windows-1252's
+    /// 0xA0–0xFF); not 0x0E, 0x0F and 0x1B in ISO-2022-JP's ASCII state; none in UTF-16
+    /// and replacement. A first byte that may begin a BOM still being looked for ends it.
+    ///
+    /// ```
+    /// use textcodec::{Decoder, Encoding};
+    /// let decoder = Decoder::new(Encoding::Windows1252);
+    /// assert_eq!(decoder.latin1_byte_compatible_up_to(b"caf\xE9 \x80"), Some(5));
+    /// let decoder = Decoder::new(Encoding::Utf8);
+    /// assert_eq!(decoder.latin1_byte_compatible_up_to(b"caf\xC3\xA9"), Some(3));
+    /// ```
+    pub fn latin1_byte_compatible_up_to(&self, src: &[u8]) -> Option<usize> {
+        if self.queue.replay_len != 0 || self.queue.seq_len != 0 {
+            return None;
+        }
+        match self.bom {
+            BomState::Looking { len: 0, .. } => {
+                let first = src.first().copied();
+                if self
+                    .bom_candidates()
+                    .iter()
+                    .any(|(bom, _)| bom.first().copied() == first)
+                {
+                    return Some(0);
+                }
+            }
+            BomState::Looking { .. } => return None,
+            BomState::Done => {}
+        }
+        let up_to =
+            |stop: &dyn Fn(u8) -> bool| src.iter().position(|&b| stop(b)).unwrap_or(src.len());
+        Some(match &self.kernel {
+            Kernel::Utf8(k) if !k.is_ground() => return None,
+            Kernel::Gb18030(k) if !k.is_ground() => return None,
+            Kernel::Big5(k) if !k.is_ground() => return None,
+            Kernel::EucJp(k) if !k.is_ground() => return None,
+            Kernel::EucKr(k) if !k.is_ground() => return None,
+            Kernel::ShiftJis(k) if !k.is_ground() => return None,
+            Kernel::Iso2022Jp(k) if !k.in_ascii_state() => return None,
+            Kernel::Utf8(_)
+            | Kernel::Gb18030(_)
+            | Kernel::Big5(_)
+            | Kernel::EucJp(_)
+            | Kernel::EucKr(_)
+            | Kernel::XUserDefined(_) => crate::mem::ascii_prefix_len(src),
+            Kernel::ShiftJis(_) => up_to(&|b| b > 0x80),
+            Kernel::Iso2022Jp(_) => up_to(&|b| b >= 0x80 || matches!(b, 0x0E | 0x0F | 0x1B)),
+            Kernel::SingleByte(k) => up_to(&|b| !k.maps_to_itself(b)),
+            Kernel::Utf16(_) | Kernel::Replacement(_) => 0,
+        })
+    }
+
     /// Bytes the decoder may be holding from earlier calls (a BOM prefix, restored bytes,
     /// a partial sequence).
     fn max_pending(&self) -> usize {
@@ -751,18 +810,13 @@ impl Decoder {
         }
     }
 
-    /// Consumes input into the BOM buffer until a BOM is recognised or ruled out
-    /// (#bom-sniff). Returns the bytes of `src` consumed. When it rules a BOM out, the
-    /// buffered bytes are queued for the kernel (they were consumed from the caller's
-    /// input, so they count as read).
-    fn look_for_bom(&mut self, src: &[u8], last: bool) -> usize {
-        let BomState::Looking { mut buf, mut len } = self.bom else {
-            return 0;
-        };
+    /// The BOMs this decoder looks for (#bom-sniff with `Sniff`; its own encoding's with
+    /// `Remove`), with the encoding each selects.
+    fn bom_candidates(&self) -> &'static [(&'static [u8], Encoding)] {
         const UTF8_BOM: &[u8] = b"\xEF\xBB\xBF";
         const BE_BOM: &[u8] = b"\xFE\xFF";
         const LE_BOM: &[u8] = b"\xFF\xFE";
-        let candidates: &[(&[u8], Encoding)] = match self.options.bom {
+        match self.options.bom {
             BomHandling::Keep => &[],
             BomHandling::Sniff => &[
                 (UTF8_BOM, Encoding::Utf8),
@@ -775,7 +829,18 @@ impl Decoder {
                 Encoding::Utf16Le => &[(LE_BOM, Encoding::Utf16Le)],
                 _ => &[],
             },
+        }
+    }
+
+    /// Consumes input into the BOM buffer until a BOM is recognised or ruled out
+    /// (#bom-sniff). Returns the bytes of `src` consumed. When it rules a BOM out, the
+    /// buffered bytes are queued for the kernel (they were consumed from the caller's
+    /// input, so they count as read).
+    fn look_for_bom(&mut self, src: &[u8], last: bool) -> usize {
+        let BomState::Looking { mut buf, mut len } = self.bom else {
+            return 0;
         };
+        let candidates = self.bom_candidates();
         let mut read = 0;
         loop {
             let seen = buf.get(..usize::from(len)).unwrap_or_default();

@@ -4,11 +4,10 @@
  *
  *   cc prog.c $(pkg-config --cflags --libs textcodec-encoding-c)
  *
- * Differences (see the README, "encoding_c compatibility"): no
- * decoder_latin1_byte_compatible_up_to; the _into functions take only pointers from the
- * matching _new function; NULL objects and buffers are checked instead of being
- * undefined behaviour; UTF-8 input to the encoders is validated (bytes that are not
- * UTF-8 are taken as U+FFFD). Do not link a program with both encoding_c and
+ * Differences (see the README, "encoding_c compatibility"): the _into functions take
+ * only pointers from the matching _new function; NULL objects and buffers are checked
+ * instead of being undefined behaviour; UTF-8 input to the encoders is validated (bytes
+ * that are not UTF-8 are taken as U+FFFD). Do not link a program with both encoding_c and
  * libtextcodec: they export the same symbols. */
 #ifndef TEXTCODEC_ENCODING_RS_H
 #define TEXTCODEC_ENCODING_RS_H
@@ -92,6 +91,8 @@ size_t decoder_max_utf8_buffer_length(ENCODING_RS_DECODER const* decoder, size_t
 size_t decoder_max_utf8_buffer_length_without_replacement(ENCODING_RS_DECODER const* decoder,
                                                           size_t byte_length);
 size_t decoder_max_utf16_buffer_length(ENCODING_RS_DECODER const* decoder, size_t byte_length);
+size_t decoder_latin1_byte_compatible_up_to(ENCODING_RS_DECODER const* decoder,
+                                            uint8_t const* buffer, size_t buffer_len);
 
 /* Streaming decode. In: *src_len bytes at src, room for *dst_len units at dst. Out:
  * *src_len = bytes read, *dst_len = units written; returns INPUT_EMPTY, OUTPUT_FULL or

@@ -101,6 +101,25 @@ int main(void) {
   CHECK(decoder_max_utf16_buffer_length(d, 10) >= 10, "max utf16");
   decoder_free(d);
 
+  /* Latin-1-compatible prefixes: windows-1252 maps 0xA0-0xFF to themselves, not 0x80; a
+   * BOM's first byte ends it while one is looked for; a decoder holding bytes cannot say. */
+  d = encoding_new_decoder_without_bom_handling(WINDOWS_1252_ENCODING);
+  CHECK(decoder_latin1_byte_compatible_up_to(d, (const uint8_t *)"caf\xE9\x80", 5) == 4, "latin1 1252");
+  decoder_free(d);
+  d = encoding_new_decoder(WINDOWS_1252_ENCODING);
+  CHECK(decoder_latin1_byte_compatible_up_to(d, (const uint8_t *)"\xEF", 1) == 0, "latin1 BOM");
+  decoder_free(d);
+  d = encoding_new_decoder(SHIFT_JIS_ENCODING);
+  CHECK(decoder_latin1_byte_compatible_up_to(d, (const uint8_t *)"a\x80\x81", 3) == 2, "latin1 sjis");
+  src_len = 1;
+  dst_len = sizeof out;
+  bool pending = false;
+  r = decoder_decode_to_utf8(d, (const uint8_t *)"\x81", &src_len, out, &dst_len, false, &pending);
+  CHECK(r == INPUT_EMPTY && decoder_latin1_byte_compatible_up_to(d, (const uint8_t *)"a", 1) == SIZE_MAX,
+        "latin1 pending");
+  CHECK(decoder_latin1_byte_compatible_up_to(NULL, (const uint8_t *)"a", 1) == SIZE_MAX, "latin1 NULL");
+  decoder_free(d);
+
   /* Encoding with replacement: HTML numeric character references. */
   Encoder *e = encoding_new_encoder(WINDOWS_1252_ENCODING);
   src_len = 7;

@@ -40,6 +40,11 @@ pub(crate) struct Iso2022JpDecoder {
 }
 
 impl Iso2022JpDecoder {
+    /// Whether the decoder is in its ASCII state, as it starts (#iso-2022-jp-decoder).
+    pub(crate) fn in_ascii_state(&self) -> bool {
+        self.state == State::Ascii
+    }
+
     /// Shared by every state on 0x1B: set state to escape start, return continue.
     #[inline(always)]
     fn escape_start(&mut self) -> Step {

@@ -30,6 +30,11 @@ impl SingleByteDecoder {
     pub(crate) fn new(index: &'static SingleByteTables) -> Self {
         SingleByteDecoder { index }
     }
+
+    /// Whether `byte` decodes to the code point of its own value.
+    pub(crate) fn maps_to_itself(&self, byte: u8) -> bool {
+        byte < 0x80 || self.index.code_point(byte) == Some(u16::from(byte))
+    }
 }
 
 impl DecodeKernel for SingleByteDecoder {

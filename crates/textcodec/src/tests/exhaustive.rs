@@ -561,3 +561,77 @@ fn gbk_every_code_point() {
     assert_eq!(r::encode_one(Encoding::Gbk, '\u{E5E5}'), Err(0xE5E5));
     round_trips(Encoding::Gbk, &[0x80], '\u{20AC}');
 }
+
+/// `Decoder::latin1_byte_compatible_up_to` against the real decoder, for every encoding:
+/// every byte after ASCII text and before more (so a lead meets a trail), the prefix it
+/// names decodes to the bytes widened, and the byte after it does not (alone or in
+/// context, it decodes to something else or is not yet decided); and `None` while a
+/// decoder holds a partial sequence.
+#[test]
+fn latin1_byte_compatible_prefixes_decode_to_themselves() {
+    use crate::{BomHandling, Decoder, DecoderOptions};
+    let mut checked = 0;
+    for &encoding in Encoding::all() {
+        for b in 0..=255u8 {
+            for bom in [BomHandling::Sniff, BomHandling::Keep, BomHandling::Remove] {
+                let options = DecoderOptions {
+                    bom,
+                    ..DecoderOptions::default()
+                };
+                let src = [b, b'a', b, 0xA1, b'b'];
+                let decoder = Decoder::with_options(encoding, options);
+                let n = decoder
+                    .latin1_byte_compatible_up_to(&src)
+                    .expect("a new decoder holds nothing");
+                let mut whole = Decoder::with_options(encoding, options);
+                let mut out = String::new();
+                let r = whole.decode_to_string(&src, &mut out, true);
+                assert_eq!(r.read, src.len());
+                let widened: String = src[..n].iter().map(|&x| char::from(x)).collect();
+                assert!(
+                    out.starts_with(&widened),
+                    "{encoding:?} {bom:?} {src:02X?}: {n} claimed, decoded {out:?}"
+                );
+                // The prefix is the longest: the next byte, with what follows, does not
+                // give its own value.
+                let maybe_bom = bom == BomHandling::Sniff && matches!(b, 0xEF | 0xFE | 0xFF);
+                if n < src.len() && !(n == 0 && maybe_bom) {
+                    let rest: String = out[widened.len()..].chars().take(1).collect();
+                    assert_ne!(
+                        rest,
+                        char::from(src[n]).to_string(),
+                        "{encoding:?} {bom:?} {src:02X?}: stops at {n}"
+                    );
+                }
+                checked += 1;
+            }
+        }
+        // A decoder in the middle of a sequence cannot say.
+        let mut decoder = Decoder::new(encoding);
+        let mut out = String::new();
+        let lead: &[u8] = match encoding {
+            Encoding::Utf8 => b"\xC3",
+            Encoding::EucJp | Encoding::EucKr => b"\xB0",
+            Encoding::Iso2022Jp => b"\x1B$B",
+            Encoding::Gbk | Encoding::Gb18030 | Encoding::Big5 | Encoding::ShiftJis => b"\x81",
+            _ => continue,
+        };
+        let r = decoder.decode_to_string(lead, &mut out, false);
+        assert_eq!(r.read, lead.len());
+        assert_eq!(
+            decoder.latin1_byte_compatible_up_to(b"abc"),
+            None,
+            "{encoding:?}"
+        );
+        // ... nor one that has seen part of a BOM.
+        let mut decoder = Decoder::new(encoding);
+        let r = decoder.decode_to_string(b"\xEF", &mut out, false);
+        assert_eq!(r.read, 1);
+        assert_eq!(
+            decoder.latin1_byte_compatible_up_to(b"abc"),
+            None,
+            "{encoding:?}"
+        );
+    }
+    assert_eq!(checked, 40 * 256 * 3);
+}
