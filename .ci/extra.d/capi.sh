@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The C and C++ API (issue #30): crates/textcodec-c built as a user would use it.
 #  1. include/textcodec.h matches the C API's source (`cargo xtask cheader --check`);
-#  2. `make install` into a temporary prefix; pkg-config finds textcodec and
+#  2. `make install-strip` into a temporary prefix; pkg-config finds textcodec and
 #     textcodec-encoding-c there;
 #  3. every header compiles alone with -Wall -Wextra -Werror -pedantic: textcodec.h as
 #     C11 and C++17, textcodec.hpp as C++17 and C++20, encoding_rs.h as C11;
@@ -52,7 +52,7 @@ cargo xtask cheader --check || fail "include/textcodec.h is stale: run cargo xta
 lap "header check"
 
 # --- 2. build and install
-make -s -C "$crate" install PREFIX="$prefix" >/dev/null || fail "make install"
+make -s -C "$crate" install-strip PREFIX="$prefix" >/dev/null || fail "make install-strip"
 for f in lib/libtextcodec.so.0 lib/libtextcodec.so lib/libtextcodec.a include/textcodec.h \
   include/textcodec.hpp include/textcodec/encoding_c/encoding_rs.h lib/pkgconfig/textcodec.pc; do
   [ -e "$prefix/$f" ] || fail "make install did not install $f"
