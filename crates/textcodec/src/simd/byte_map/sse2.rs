@@ -63,7 +63,9 @@ fn stops(b: u8, unit: u16) -> bool {
 /// arithmetic's lanes after the stores. A block with more other bytes (Central European
 /// Latin, KOI8's unordered Cyrillic) is looked up whole, which costs less than patching
 /// them one by one. Tables with an error byte have every looked-up byte checked before
-/// anything of its block is stored, so nothing is stored past what is returned. An
+/// anything of its block is stored (one loop over them for both ways, which costs a second
+/// lookup per byte of a whole block but keeps one copy of the code: the footprint), so
+/// nothing is stored past what is returned. An
 /// all-ASCII block hands its run to the ASCII kernel (64 bytes per step).
 // Bounds: `i + 16 <= n = min(src.len(), dst.len())` for every load and store, and every
 // `src[i + j]` and `dst[i + j]` has `j < 16` (a bit of a 16-bit mask, or the loop
@@ -131,44 +133,10 @@ pub(in crate::simd) fn to_utf16(src: &[u8], map: &ByteMap<'_>, dst: &mut Slots<u
             !(_mm_movemask_epi8(_mm_or_si128(in_range, ascii)) as u32) & 0xFFFF
         };
         let d = out_ptr(dst);
-        if other.count_ones() > PATCH_MAX {
-            // The whole block through the table (after its check, for a table with
-            // errors).
-            if checked {
-                // One pass into a scratch block with the stop check folded in, then the
-                // block copied out (same-size loads, which store forwarding serves).
-                let mut scratch = [0u16; STEP];
-                let mut stop = false;
-                for (j, slot) in scratch.iter_mut().enumerate() {
-                    let u = unit(i + j);
-                    stop |= stops(src[i + j], u);
-                    *slot = u;
-                }
-                let p = if stop {
-                    (0..STEP)
-                        .position(|j| stops(src[i + j], scratch[j]))
-                        .unwrap_or(STEP)
-                } else {
-                    STEP
-                };
-                for (j, &u) in scratch.iter().enumerate().take(p) {
-                    // SAFETY: `i + j < i + 16 <= n`.
-                    unsafe { d.add(i + j).write(u) };
-                }
-                if p < STEP {
-                    return i + p;
-                }
-                i += STEP;
-                continue;
-            }
-            for j in 0..STEP {
-                // SAFETY: `i + j < i + 16 <= n`.
-                unsafe { d.add(i + j).write(unit(i + j)) };
-            }
-            i += STEP;
-            continue;
-        }
         if checked {
+            // Only the other bytes can stop (ASCII and the range map to nonzero units
+            // outside the surrogates), and each is checked before anything of the block
+            // is stored.
             let mut bits = other;
             while bits != 0 {
                 let j = bits.trailing_zeros() as usize;
@@ -182,6 +150,15 @@ pub(in crate::simd) fn to_utf16(src: &[u8], map: &ByteMap<'_>, dst: &mut Slots<u
                 }
                 bits &= bits - 1;
             }
+        }
+        if other.count_ones() > PATCH_MAX {
+            // The whole block through the table.
+            for j in 0..STEP {
+                // SAFETY: `i + j < i + 16 <= n`.
+                unsafe { d.add(i + j).write(unit(i + j)) };
+            }
+            i += STEP;
+            continue;
         }
         // SAFETY: SSE2 is part of the x86-64 baseline; the stores write `dst[i..i + 16]`,
         // and the patches `dst[i + j]` with `j < 16`.

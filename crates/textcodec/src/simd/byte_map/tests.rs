@@ -167,6 +167,59 @@ fn kernels_stop_at_the_error_bytes_of_a_linear_range_hole() {
     }
 }
 
+/// Maps whose linear range is the whole upper half (x-user-defined's, and one of two-byte
+/// characters), which the SSE4 kernel into UTF-8 maps by arithmetic: every level against
+/// the oracle, every length and room.
+#[test]
+fn upper_half_linear_maps_match_the_oracle() {
+    for offset in [0xF700u16, 0x0300] {
+        let mut units = [0u16; 256];
+        for (b, slot) in units.iter_mut().enumerate() {
+            *slot = if b < 0x80 {
+                b as u16
+            } else {
+                offset + b as u16
+            };
+        }
+        let range = linear_range(&units);
+        assert_eq!((range.lo, range.hi, range.offset), (0x80, 0xFF, offset));
+        let utf8 = utf8_table(&units);
+        let map = ByteMap {
+            units: &units,
+            utf8: &utf8,
+            has_errors: has_error_bytes(&units),
+            linear: range,
+        };
+        for k in available_levels() {
+            for len in 0..if cfg!(miri) { 40 } else { 100 } {
+                let src: Vec<u8> = (0..len)
+                    .map(|i| {
+                        if i % 5 == 2 {
+                            b'a' + (i % 26) as u8
+                        } else {
+                            (i * 37) as u8 | 0x80
+                        }
+                    })
+                    .collect();
+                let (expected, valid) = naive(&src, &units);
+                assert_eq!(valid, len);
+                for room in [0, len, 2 * len + 7, 3 * len + 100] {
+                    let mut narrow = alloc::vec![0xAAu8; room];
+                    let (read, written) = to_utf8_with(k, &src, &map, slots(&mut narrow));
+                    check_prefix(k, false, read, valid, len, room >= 3 * len + 96);
+                    let want = String::from_utf16(&expected[..read]).unwrap();
+                    assert_eq!(
+                        &narrow[..written],
+                        want.as_bytes(),
+                        "{k:?} {offset:#x} {len}"
+                    );
+                    assert!(narrow[written..].iter().all(|&b| b == 0xAA), "{k:?} past");
+                }
+            }
+        }
+    }
+}
+
 /// What a kernel may read (`utf16`: into UTF-16, else UTF-8): nothing (levels without a kernel), or whole blocks up to
 /// the first error (taken exactly when its block is whole and, with ample room,
 /// reached).

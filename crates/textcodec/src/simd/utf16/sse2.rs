@@ -16,11 +16,11 @@ enum Block {
     /// All ASCII: already packed and stored.
     Ascii,
     /// All below U+0800: each unit's UTF-8 in its `u16` (lead in the low byte; an ASCII
-    /// unit as it is), and bit `2i` of the mask set where unit `i` is ASCII.
-    Below0800([u16; 8], u32),
+    /// unit as it is), and each unit's length in bytes (byte i: unit i's, 1 or 2).
+    Below0800([u16; 8], u64),
     /// Some unit needs three bytes: each unit's UTF-8 in a `u32` (first byte lowest), and
-    /// the lanes of at least two bytes (bits 0-7) and of three (bits 8-15).
-    Bmp([u32; 8], u32),
+    /// each unit's length in bytes (byte i: unit i's, 1 to 3).
+    Bmp([u32; 8], u64),
 }
 
 /// UTF-16 → UTF-8, 8 units per step, for blocks without surrogates (a block with one
@@ -30,10 +30,15 @@ enum Block {
 /// overlapping the next by the byte an ASCII unit does not use (no branch per unit; the
 /// one byte the last store may write past the output is saved and put back); any other
 /// block has its one- to three-byte forms built in 32-bit lanes and is stored the same
-/// way, four bytes per unit. Nothing past what it reports changes.
+/// way, four bytes per unit. Each unit's place is its byte of the prefix sums of the
+/// units' lengths (one multiplication), so the stores do not wait on a chain of additions.
+/// Nothing past what it reports changes.
 // Hot loop. Bounds: `read` advances by 16 while `read + 16 <= src.len()`; `written`
 // advances by at most 24 per step while `written + 27 <= dst.len()`, and a step writes
-// within `dst[written..written + 27]` (at most 24 bytes plus the three restored); so no index passes its slice's length and the sums cannot overflow.
+// within `dst[written..written + 27]` (at most 24 bytes plus the three restored: a unit
+// starts at most 7 × 3 = 21 bytes in); so no index passes its slice's length and the
+// sums cannot overflow. Each length is 1 to 3, so each byte of the prefix sums (at most
+// 24) holds its sum without a carry, and `ends - lengths` borrows from no byte.
 // `u >> 6` and `u >> 12` of a `u16` fit a byte after the masks.
 #[allow(
     clippy::arithmetic_side_effects,
@@ -71,7 +76,10 @@ pub(crate) fn bytes_to_utf8(src: &[u8], big_endian: bool, dst: &mut Slots<u8>) -
                 let words = _mm_or_si128(_mm_and_si128(ascii, v), _mm_andnot_si128(ascii, two));
                 let mut spill = [0u16; 8];
                 _mm_storeu_si128(spill.as_mut_ptr().cast(), words);
-                Block::Below0800(spill, ascii_mask)
+                // Two bytes per unit, one less per ASCII unit (its mask lane is -1).
+                let lengths = _mm_add_epi16(_mm_set1_epi16(2), ascii);
+                let lengths = _mm_cvtsi128_si64(_mm_packus_epi16(lengths, lengths)) as u64;
+                Block::Below0800(spill, lengths)
             } else {
                 let (lanes, lengths) = bmp_lanes(v);
                 Block::Bmp(lanes, lengths)
@@ -80,15 +88,16 @@ pub(crate) fn bytes_to_utf8(src: &[u8], big_endian: bool, dst: &mut Slots<u8>) -
         read += 16;
         match block {
             Block::Ascii => written += 8,
-            Block::Below0800(words, ascii_mask) => {
-                // Two bytes per unit, one less per ASCII unit.
-                let end = 16 - (ascii_mask & 0x5555).count_ones() as usize;
+            Block::Below0800(words, lengths) => {
+                // Each unit's start from the lengths' prefix sums (as for `Bmp` below).
+                let ends = lengths.wrapping_mul(0x0101_0101_0101_0101);
+                let starts = ends - lengths;
+                let end = (ends >> 56) as usize;
                 let out = &mut dst[written..written + 24];
                 let after = out[end];
-                let mut n = 0;
                 for (i, word) in words.into_iter().enumerate() {
+                    let n = (starts >> (8 * i)) as u8 as usize;
                     write_slots(&mut out[n..n + 2], &word.to_le_bytes());
-                    n += 2 - (ascii_mask >> (2 * i) & 1) as usize;
                 }
                 out[end] = after;
                 written += end;
@@ -98,13 +107,17 @@ pub(crate) fn bytes_to_utf8(src: &[u8], big_endian: bool, dst: &mut Slots<u8>) -
                 // shorter character does not use: no branch per unit (Hangul or kana mixed
                 // with spaces and punctuation defeat the branch predictor). The three bytes
                 // the last store may write past the output are saved and put back.
-                let end = 8 + lengths.count_ones() as usize;
+                // Where each unit starts: the lengths' prefix sums, all at once (byte i of
+                // `ends` is the sum of lengths 0..=i, at most 24), so the stores' addresses
+                // do not wait on one another.
+                let ends = lengths.wrapping_mul(0x0101_0101_0101_0101);
+                let starts = ends - lengths;
+                let end = (ends >> 56) as usize;
                 let out = &mut dst[written..written + 27];
                 let after = [out[end], out[end + 1], out[end + 2]];
-                let mut n = 0;
                 for (i, lane) in lanes.into_iter().enumerate() {
+                    let n = (starts >> (8 * i)) as u8 as usize;
                     write_slots(&mut out[n..n + 4], &lane.to_le_bytes());
-                    n += 1 + (lengths >> i & 1) as usize + (lengths >> (8 + i) & 1) as usize;
                 }
                 out[end..end + 3].copy_from_slice(&after);
                 written += end;
@@ -114,11 +127,12 @@ pub(crate) fn bytes_to_utf8(src: &[u8], big_endian: bool, dst: &mut Slots<u8>) -
     (read, written)
 }
 
-/// The UTF-8 of 8 units (no surrogates) in 32-bit lanes, first byte lowest, and a mask:
-/// bit i set if unit i takes at least two bytes, bit 8 + i if it takes three.
-fn bmp_lanes(v: __m128i) -> ([u32; 8], u32) {
+/// The UTF-8 of 8 units (no surrogates) in 32-bit lanes, first byte lowest, and their
+/// lengths in bytes (byte i: unit i's).
+fn bmp_lanes(v: __m128i) -> ([u32; 8], u64) {
     let mut lanes = [0u32; 8];
-    let (mut at_least_2, mut at_least_3) = (0, 0);
+    // SAFETY: SSE2 is part of the x86-64 baseline.
+    let mut lengths = unsafe { [_mm_setzero_si128(); 2] };
     // SAFETY: SSE2 is part of the x86-64 baseline.
     let halves = unsafe {
         let zero = _mm_setzero_si128();
@@ -127,7 +141,7 @@ fn bmp_lanes(v: __m128i) -> ([u32; 8], u32) {
             (4, _mm_unpackhi_epi16(v, zero)),
         ]
     };
-    for (half, x) in halves {
+    for ((half, x), length) in halves.into_iter().zip(&mut lengths) {
         // SAFETY: SSE2 is part of the x86-64 baseline; the store writes `lanes[half..half
         // + 4]`, `half` being 0 or 4.
         unsafe {
@@ -151,9 +165,14 @@ fn bmp_lanes(v: __m128i) -> ([u32; 8], u32) {
             };
             let lane = select(three, three_form, select(two, two_form, x));
             _mm_storeu_si128(lanes.as_mut_ptr().add(half).cast(), lane);
-            at_least_2 |= (_mm_movemask_ps(_mm_castsi128_ps(two)) as u32) << half;
-            at_least_3 |= (_mm_movemask_ps(_mm_castsi128_ps(three)) as u32) << half;
+            // 1, less the two masks (-1 where they hold).
+            *length = _mm_sub_epi32(_mm_sub_epi32(_mm_set1_epi32(1), two), three);
         }
     }
-    (lanes, at_least_2 | at_least_3 << 8)
+    // SAFETY: SSE2 is part of the x86-64 baseline. The lengths (1 to 3) narrow to bytes.
+    let lengths = unsafe {
+        let words = _mm_packs_epi32(lengths[0], lengths[1]);
+        _mm_cvtsi128_si64(_mm_packus_epi16(words, words)) as u64
+    };
+    (lanes, lengths)
 }

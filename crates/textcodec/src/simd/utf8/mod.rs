@@ -68,8 +68,8 @@ pub(crate) fn validate_to_utf16_with(
         // A level with a vector transcoder validates first, then converts.
         return (0, 0);
     }
-    // No byte shuffle (SSE2) or no vectors: one scalar pass, which is cheaper than
-    // validating first and converting after; ASCII runs go to the level's widening.
+    // No kernel (no vectors): one scalar pass, which is cheaper than validating first and
+    // converting after; ASCII runs go to the level's widening.
     with_ascii_runs(k, src, dst)
 }
 
@@ -209,6 +209,10 @@ pub(super) mod avx2;
     all(target_arch = "wasm32", target_feature = "simd128")
 ))]
 pub(in crate::simd) mod pack;
+
+/// SSE2: one-pass validation and conversion to UTF-16, ASCII in vectors.
+#[cfg(target_arch = "x86_64")]
+pub(super) mod sse2;
 
 #[cfg(target_arch = "x86_64")]
 pub(super) mod sse4;
