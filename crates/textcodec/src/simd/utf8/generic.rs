@@ -1,7 +1,7 @@
 //! The UTF-8 kernels written once over [`Lookup`] vectors, instantiated by each level's
 //! file (`sse4.rs`, `avx2.rs`, `neon.rs`, `simd128.rs`):
 //! - the nibble-lookup validator (tables in `lookup.rs`), 64 bytes per step, and its
-//!   one-pass validate-and-copy;
+//!   one-pass validate-and-copy (AVX2, simd128);
 //! - valid UTF-8 → UTF-16 in 16-byte windows (the 16-byte vectors: SSE4, NEON, simd128;
 //!   AVX2 has a 32-byte kernel of its own).
 

@@ -1,6 +1,6 @@
 //! SSSE3/SSE4.1 (x86-64-v2): the kernels of `generic.rs` with 16-byte vectors: the
-//! nibble-lookup validator (`pshufb` lookups) and its one-pass copy, and valid UTF-8 →
-//! UTF-16 (`pshufb` packing).
+//! nibble-lookup validator (`pshufb` lookups) and valid UTF-8 → UTF-16 (`pshufb`
+//! packing). (No one-pass validate-and-copy: at 16 bytes it is no faster than two passes.)
 
 use super::generic;
 use crate::simd::vector::Isa;
@@ -10,11 +10,6 @@ use crate::simd::Slots;
 #[inline(never)]
 pub(crate) fn valid_prefix_len(src: &[u8]) -> usize {
     generic::valid_prefix_len(Isa::sse4(), src)
-}
-
-#[target_feature(enable = "ssse3,sse4.1")]
-pub(crate) fn copy_valid_prefix(src: &[u8], dst: &mut Slots<u8>) -> usize {
-    generic::copy_valid_prefix(Isa::sse4(), src, dst, |chunk| valid_prefix_len(chunk))
 }
 
 /// `src` must be valid UTF-8 (otherwise the output is unspecified, though memory safe).

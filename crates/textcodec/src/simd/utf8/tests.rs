@@ -204,7 +204,7 @@ fn one_pass_copy_takes_every_layout_but_the_aliasing_ones() {
             let (head, tail) = arena.split_at_mut(dst_at);
             let src = &head[src_at..src_at + text.len()];
             let dst = slots(&mut tail[..text.len()]);
-            let fused = matches!(k.name(), "avx2" | "sse4" | "simd128");
+            let fused = matches!(k.name(), "avx2" | "simd128");
             match copy_valid_prefix_with(k, src, dst) {
                 Some(n) => {
                     assert!(fused && !(1..192).contains(&gap), "{k:?} {gap}");
