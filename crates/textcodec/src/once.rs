@@ -1,6 +1,6 @@
 //! A value built on first use and kept for the life of the program: the `compact` build's
 //! tables, stored packed in the binary and expanded into the heap by the first decoder or
-//! encoder that needs them (see `index/compact.rs`). `no_std` has no `OnceLock`; this is
+//! encoder that needs them (see `index/compact/`). `no_std` has no `OnceLock`; this is
 //! the part of one that the tables need, on one atomic pointer.
 // `unsafe`: turning the published pointer back into a reference and freeing a lost race's
 // box, each with its SAFETY argument below.

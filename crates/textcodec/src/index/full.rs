@@ -4,7 +4,7 @@
 //! each single-byte index with its UTF-8, encode and hot-pair tables. Nothing is built at
 //! run time and no access pays more than its load.
 //!
-//! `compact.rs` is the other layout, with the same API (see `index/mod.rs`).
+//! `compact/` is the other layout, with the same API (see `index/mod.rs`).
 
 use super::byte_map::{hot_pairs, HotPairs};
 use super::generated::{big5, euc_kr, gb18030, jis0208, jis0212};

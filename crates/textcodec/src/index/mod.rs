@@ -8,7 +8,7 @@
 //!
 //! Two table layouts hold them, with one API, chosen by the `compact` feature below: the
 //! default build's (`full.rs`) builds every table at compile time and links it; the
-//! `compact` build's (`compact.rs`) links the decode indexes packed and builds every
+//! `compact` build's (`compact/`) links the decode indexes packed and builds every
 //! other table, in the same layout, on the heap on first use. The lookups in this file
 //! and the codecs' loops are the same in both.
 #![deny(
@@ -40,13 +40,13 @@ pub(crate) use pairs::{
     big5_pairs, euc_kr_pairs, gb18030_pairs, jis0208_pairs, shift_jis_pairs, PairTable,
 };
 
-/// The table layout: `full.rs` by default, `compact.rs` with the `compact` feature. Both
+/// The table layout: `full.rs` by default, `compact/mod.rs` with the `compact` feature. Both
 /// define [`SingleByteIndex`] (what the generated single-byte tables declare), the flat
 /// decode indexes (`decode::*`), the CJK encode tables (`encode::*`), the single-byte
 /// encode side, how a derived table is held (`Linked`, `Rows`) and how a pair table is
 /// built (`pair_table!`).
 #[cfg_attr(not(feature = "compact"), path = "full.rs")]
-#[cfg_attr(feature = "compact", path = "compact.rs")]
+#[cfg_attr(feature = "compact", path = "compact/mod.rs")]
 mod layout;
 pub(crate) use layout::SingleByteIndex;
 

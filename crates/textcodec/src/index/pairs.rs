@@ -7,7 +7,7 @@
 //!
 //! from a 64 KiB table built from the layout (one load, no range checks: the decoders' pair
 //! loops and the AVX-512 gather kernel use it) by the table layout: at compile time by
-//! default (`full.rs`), on the heap on first use with the `compact` feature (`compact.rs`),
+//! default (`full.rs`), on the heap on first use with the `compact` feature (`compact/`),
 //! so that the five tables' 320 KiB are not linked there.
 //!
 //! Both go through [`PairLayout::get`], which the tests check against the Standard's
@@ -186,7 +186,7 @@ impl PairTable {
 }
 
 /// The pair tables of the five layouts, as `fn() -> &'static PairTable`, built as the
-/// table layout builds them (see `pair_table!` in `full.rs` and `compact.rs`) from the flat
+/// table layout builds them (see `pair_table!` in `full.rs` and `compact/mod.rs`) from the flat
 /// decode index.
 macro_rules! pair_tables {
     ($($(#[$doc:meta])* $name:ident = $decode:ident, $row_len:expr, $leads:expr, $trails:expr, $quirk:expr;)*) => {$(
