@@ -532,3 +532,42 @@ fn copy_valid_prefix_across_chunks() {
     }
     assert!(cases > 0);
 }
+
+/// Long near-ASCII input (the AVX-512 validator's loop for it skips ASCII blocks after a
+/// character boundary): a lead byte cut off by ASCII at the end of a block, one or two
+/// bytes before it, or at a block's start; a whole character there instead; at every
+/// level the validator stops where the oracle does.
+#[test]
+fn validation_of_long_ascii_text_stops_at_cut_characters() {
+    if cfg!(miri) {
+        return;
+    }
+    let mut cases = 0;
+    for k in available_levels() {
+        for len in [4096, 8192 + 100] {
+            for at in [1023, 1024, 2047, 4031, len - 1025, len - 70] {
+                for back in 0..4 {
+                    for seq in [
+                        &b"\xC3"[..],
+                        b"\xE3\x81",
+                        b"\xF0\x9F\x98",
+                        b"\xC3\xA9",
+                        b"\xE3\x81\x82",
+                    ] {
+                        let mut src = alloc::vec![b'a'; len];
+                        let start = at - back;
+                        src[start..start + seq.len()].copy_from_slice(seq);
+                        let want = naive_valid_prefix(&src);
+                        assert_eq!(
+                            valid_prefix_len_with(k, &src),
+                            want,
+                            "{k:?} {len} {at} {back} {seq:02X?}"
+                        );
+                        cases += 1;
+                    }
+                }
+            }
+        }
+    }
+    assert!(cases > 0);
+}
