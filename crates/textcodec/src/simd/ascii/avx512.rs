@@ -157,3 +157,28 @@ pub(crate) unsafe fn widen_ascii(src: &[u8], dst: &mut Slots<u16>) -> usize {
     // AVX2's kernel, callable here: this function is compiled for AVX2 too.
     i + super::avx2::widen_ascii(&src[i..n], &mut dst[i..n])
 }
+
+/// Whether `src` is 4 KiB or more and at most 4 of 16 blocks of 64 bytes spread evenly
+/// over it hold a non-ASCII byte (English or Welsh text, markup; not catalogs whose header
+/// alone is ASCII). The kernels that keep a tight loop for ASCII runs take it only for
+/// such input: on other text its test after every non-ASCII block costs more than the
+/// loop saves.
+#[target_feature(enable = "avx512f,avx512bw")]
+// Bounds: block `k` starts at `(len - 64) * k / 16 <= len - 64`; `(len - 64) * k` cannot
+// overflow for a slice's length (`len <= isize::MAX`, `k < 16`).
+#[allow(clippy::arithmetic_side_effects)]
+#[inline]
+pub(in crate::simd) fn mostly_ascii(src: &[u8]) -> bool {
+    if src.len() < 4096 {
+        return false;
+    }
+    let span = src.len() - 64;
+    let non_ascii = (0..16)
+        .filter(|k| {
+            // SAFETY: the block lies within `src` (see above).
+            let v = unsafe { _mm512_loadu_si512(src.as_ptr().add(span / 16 * k).cast()) };
+            _mm512_movepi8_mask(v) != 0
+        })
+        .count();
+    non_ascii <= 4
+}

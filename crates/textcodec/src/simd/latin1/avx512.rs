@@ -23,16 +23,35 @@ const INTERLEAVE: [[u8; 64]; 2] = {
 /// with bit 6 clear) are made in two vectors, interleaved by `vpermt2b` into two
 /// halves of 64, and `vpcompressb` keeps every first byte and the second bytes of the
 /// non-ASCII ones. Stops with fewer than 64 bytes left or 128 bytes of room. Returns
-/// (bytes read, bytes written).
+/// (bytes read, bytes written). Near-ASCII input (`ascii::avx512::mostly_ascii`) also runs
+/// a tight loop over 128 ASCII bytes at a time before each step; other text without it
+/// (cs.text 0.65× → 0.81× simdutf, cy.text 0.87× → 0.70× the other way round).
 ///
 /// # Safety
 /// The CPU must support AVX2, BMI2, POPCNT and AVX-512 F/BW/VL/VBMI/VBMI2.
 #[target_feature(enable = "avx2,bmi2,popcnt,avx512f,avx512bw,avx512vl,avx512vbmi,avx512vbmi2")]
+pub(crate) unsafe fn to_utf8(src: &[u8], dst: &mut Slots<u8>) -> (usize, usize) {
+    // SAFETY: the same CPU features.
+    unsafe {
+        if crate::simd::ascii::avx512::mostly_ascii(src) {
+            steps::<true>(src, dst)
+        } else {
+            steps::<false>(src, dst)
+        }
+    }
+}
+
+/// [`to_utf8`]'s loop, with or without the ASCII loop.
+///
+/// # Safety
+/// As [`to_utf8`].
+#[target_feature(enable = "avx2,bmi2,popcnt,avx512f,avx512bw,avx512vl,avx512vbmi,avx512vbmi2")]
+#[inline]
 // Hot loop. Bounds: a step runs only while `i + 64 <= src.len()` and `written + 128 <=
 // dst.len()`, reads `src[i..i + 64]` and writes at most 128 bytes (64 per half) from
 // `written`; a half's length `n` is 32 plus its non-ASCII bytes, so `64 - n` is 0..=32.
 #[allow(clippy::arithmetic_side_effects, clippy::indexing_slicing)]
-pub(crate) unsafe fn to_utf8(src: &[u8], dst: &mut Slots<u8>) -> (usize, usize) {
+unsafe fn steps<const ASCII_RUNS: bool>(src: &[u8], dst: &mut Slots<u8>) -> (usize, usize) {
     let (s, d) = (src.as_ptr(), out_ptr(dst));
     // SAFETY: the tables are 64 bytes each.
     let (lo, hi) = unsafe {
@@ -50,7 +69,7 @@ pub(crate) unsafe fn to_utf8(src: &[u8], dst: &mut Slots<u8>) -> (usize, usize) 
     let (mut i, mut written) = (0, 0);
     while i + 64 <= src.len() && written + 128 <= dst.len() {
         // ASCII text: 128 bytes per step while they are ASCII.
-        while i + 128 <= src.len() && written + 128 <= dst.len() {
+        while ASCII_RUNS && i + 128 <= src.len() && written + 128 <= dst.len() {
             // SAFETY: `i + 128 <= src.len()`.
             let (a, b) = unsafe {
                 (

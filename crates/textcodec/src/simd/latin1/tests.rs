@@ -90,3 +90,41 @@ fn widening_and_narrowing_match_the_oracle() {
         }
     }
 }
+
+/// Near-ASCII input of 4 KiB or more (the AVX-512 kernel's loop for it copies ASCII 128
+/// bytes at a time): a non-ASCII byte every few hundred bytes, at varying offsets from the
+/// 64-byte blocks, into room that runs out anywhere.
+#[test]
+fn latin1_to_utf8_of_near_ascii_text_matches_the_oracle() {
+    for k in available_levels() {
+        for spacing in [200, 333, 1000] {
+            let src: Vec<u8> = (0..9000)
+                .map(|i: usize| {
+                    if i % spacing == spacing - 1 {
+                        0x80 | (i % 0x80) as u8
+                    } else {
+                        b' ' + (i % 90) as u8
+                    }
+                })
+                .collect();
+            let expected = naive_utf8(&src);
+            for room in [4096, 5000, 9000, expected.len() - 1, expected.len(), 20_000] {
+                let mut dst = alloc::vec![0xAAu8; room];
+                let (read, written) = to_utf8_with(k, &src, slots(&mut dst));
+                assert_eq!(
+                    &dst[..written],
+                    &naive_utf8(&src[..read])[..],
+                    "{k:?} {spacing} {room}"
+                );
+                assert!(
+                    dst[written..].iter().all(|&b| b == 0xAA),
+                    "{k:?} {spacing} {room}"
+                );
+                assert!(
+                    read == src.len() || written + 2 > room,
+                    "{k:?} {spacing} {room}: stopped early"
+                );
+            }
+        }
+    }
+}

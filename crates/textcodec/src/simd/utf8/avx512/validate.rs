@@ -122,7 +122,7 @@ pub(crate) unsafe fn valid_prefix_len(src: &[u8]) -> usize {
     };
     // SAFETY: the same CPU features; `src` holds 64 bytes or more.
     let i = unsafe {
-        if mostly_ascii(src) {
+        if crate::simd::ascii::avx512::mostly_ascii(src) {
             blocks::<true>(&t, src, incomplete)
         } else {
             blocks::<false>(&t, src, incomplete)
@@ -136,7 +136,7 @@ pub(crate) unsafe fn valid_prefix_len(src: &[u8]) -> usize {
 /// Returns where it stopped. With `ASCII_RUNS`, each block that ends on a boundary is
 /// followed by a tight loop over the ASCII blocks after it: near-ASCII text runs 1.15×
 /// faster so, other text 10 % slower (the extra load and branch after every block), hence
-/// the two loops, chosen by [`mostly_ascii`]. (Skipping 128 ASCII bytes at a time before
+/// the two loops, chosen by `ascii::avx512::mostly_ascii`. (Skipping 128 ASCII bytes at a time before
 /// each block, as this loop did, cost mixed text two data-dependent branches per block:
 /// catalogs with CJK or Cyrillic 0.91–0.95× simdutf, 1.07–1.12× without.)
 ///
@@ -173,27 +173,4 @@ unsafe fn blocks<const ASCII_RUNS: bool>(t: &Tables, src: &[u8], mut incomplete:
         }
     }
     i
-}
-
-/// Whether `src` is 4 KiB or more and at most 4 of 16 blocks of 64 bytes spread evenly
-/// over it hold a non-ASCII byte (English or Welsh text, markup; not catalogs whose header
-/// alone is ASCII).
-#[target_feature(enable = "avx2,avx512f,avx512bw,avx512vbmi")]
-// Bounds: block `k` starts at `(len - 64) * k / 16 <= len - 64`; `(len - 64) * k` cannot
-// overflow for a slice's length (`len <= isize::MAX`, `k < 16`).
-#[allow(clippy::arithmetic_side_effects)]
-#[inline]
-fn mostly_ascii(src: &[u8]) -> bool {
-    if src.len() < 4096 {
-        return false;
-    }
-    let span = src.len() - 64;
-    let non_ascii = (0..16)
-        .filter(|k| {
-            // SAFETY: the block lies within `src` (see above).
-            let v = unsafe { _mm512_loadu_si512(src.as_ptr().add(span / 16 * k).cast()) };
-            _mm512_movepi8_mask(v) != 0
-        })
-        .count();
-    non_ascii <= 4
 }
