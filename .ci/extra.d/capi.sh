@@ -40,7 +40,7 @@ if [ -n "$missing" ]; then
   DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq $missing >/dev/null \
     || fail "apt-get install$missing"
 fi
-echo "$(cc --version | head -n 1); $(valgrind --version); pkg-config $(pkg-config --version)"
+echo "$(cc --version | sed -n 1p); $(valgrind --version); pkg-config $(pkg-config --version)"
 
 crate=crates/textcodec-c
 work="$(mktemp -d)"
@@ -117,9 +117,33 @@ run test_encoding_c "$work/test_encoding_c"
 run test_mem "$work/test_mem"
 run test_cpp17 "$work/test_cpp17"
 run test_cpp20 "$work/test_cpp20"
-# The binaries must use the installed library, by its soname.
-ldd "$work/test_capi" | grep -q "libtextcodec.so.0 => $prefix/lib/" \
-  || fail "test_capi does not load the installed libtextcodec.so.0"
+# The binaries must use the installed library, by its soname: the test binary names it
+# (NEEDED), and a program built the same way reports, through dladdr, the file the
+# loader mapped. (Not `ldd | grep`: ldd's output varies with the loader.)
+needed=$(objdump -p "$work/test_capi" | awk '/NEEDED/ { print $2 }')
+case " $(echo $needed) " in
+  *" libtextcodec.so.0 "*) ;;
+  *) fail "test_capi does not name libtextcodec.so.0 (NEEDED: $(echo $needed))" ;;
+esac
+cat >"$work/loaded.c" <<'C'
+#define _GNU_SOURCE
+#include <dlfcn.h>
+#include <stdio.h>
+#include "textcodec.h"
+int main(void) {
+  Dl_info info;
+  const char *(*probe)(void) = textcodec_version;
+  if (!dladdr(*(void **)&probe, &info) || !info.dli_fname) return 1;
+  puts(info.dli_fname);
+  return 0;
+}
+C
+# shellcheck disable=SC2086
+cc -std=c11 -O1 $cflags "$work/loaded.c" -o "$work/loaded" $libs -ldl || fail "building loaded.c"
+loaded=$("$work/loaded") || fail "dladdr found no library for textcodec_version"
+[ "$(readlink -f "$loaded")" = "$(readlink -f "$prefix/lib/libtextcodec.so.0")" ] \
+  || fail "test binaries load $loaded, not the installed $prefix/lib/libtextcodec.so.0"
+echo "loaded: $loaded"
 export ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
 run "test_capi (ASan+UBSan)" "$work/test_capi_san"
 run "test_encoding_c (ASan+UBSan)" "$work/test_encoding_c_san"

@@ -27,7 +27,7 @@ if ! java -version >/dev/null 2>&1; then
   DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq openjdk-17-jre-headless >/dev/null \
     || fail "installing Java 17"
 fi
-java -version 2>&1 | head -n 1
+java -version 2>&1 | sed -n 1p  # sed reads to the end: no SIGPIPE under pipefail
 
 echo "--- virtualenv .venv + pinned test dependencies"
 [ -x .venv/bin/python ] || "$py" -m venv .venv || fail "creating .venv"
