@@ -34,66 +34,27 @@ use std::io;
 
 use futures_io::{AsyncBufRead, AsyncRead, AsyncWrite};
 
-use crate::io::decode::{DecodeCore, Step, DEFAULT_CAPACITY};
+use crate::io::decode::{DecodeCore, Step};
 use crate::io::encode::EncodeCore;
-use crate::io::encode::ENCODE_CAPACITY;
 use crate::io::poll;
-use crate::{Decoder, Encoder, Encoding};
 
-pin_project_lite::pin_project! {
+poll::adapter_types! {
+    read: AsyncRead,
+    write: AsyncWrite,
+    end: "close",
     /// Reads bytes in some encoding from a futures-io [`AsyncRead`] and yields them as
     /// UTF-8 ([`AsyncRead`], [`AsyncBufRead`]). See [`crate::io::DecodeReader`].
-    #[derive(Debug)]
-    pub struct DecodeReader<R> {
-        #[pin]
-        inner: R,
-        core: DecodeCore,
-    }
-}
-
-impl<R: AsyncRead> DecodeReader<R> {
-    /// Wraps `inner` with a 16 KiB input buffer.
-    pub fn new(inner: R, decoder: Decoder) -> Self {
-        Self::with_capacity(DEFAULT_CAPACITY, inner, decoder)
-    }
-
-    /// Wraps `inner` with an input buffer of `capacity` bytes (at least 1).
-    pub fn with_capacity(capacity: usize, inner: R, decoder: Decoder) -> Self {
-        DecodeReader {
-            inner,
-            core: DecodeCore::new(capacity, decoder),
-        }
-    }
-
-    /// The decoder (reset for a new stream at the end of this one).
-    pub fn decoder(&self) -> &Decoder {
-        self.core.decoder()
-    }
-
-    /// The encoding being decoded: the decoder's, or the one a byte order mark selected.
-    pub fn encoding(&self) -> Encoding {
-        self.core.encoding()
-    }
-
-    /// The inner reader.
-    pub fn get_ref(&self) -> &R {
-        &self.inner
-    }
-
-    /// The inner reader; reading from it directly skips bytes not yet decoded.
-    pub fn get_mut(&mut self) -> &mut R {
-        &mut self.inner
-    }
-
-    /// Unwraps the inner reader; input read from it but not yet decoded is lost.
-    pub fn into_inner(self) -> R {
-        self.inner
-    }
+    reader;
+    /// Writes text (UTF-8 bytes) as bytes in some encoding to a futures-io
+    /// [`AsyncWrite`]. `poll_flush` does not end the stream; `poll_close` does (the
+    /// encoder's final bytes), then closes the inner writer. Dropping without closing
+    /// loses the buffered bytes and the end state. See [`crate::io::EncodeWriter`].
+    writer;
 }
 
 impl<R: AsyncRead + Unpin> DecodeReader<R> {
     /// Reads the rest of the stream and appends its text to `buf`, decoding straight into
-    /// the `String` ([`Decoder::decode_to_string`]); returns the bytes appended. Being
+    /// the `String` ([`Decoder::decode_to_string`](crate::Decoder::decode_to_string)); returns the bytes appended. Being
     /// inherent, this is what `reader.read_to_string(&mut s).await` calls, rather than the
     /// extension trait's generic method (`futures::io::AsyncReadExt::read_to_string`),
     /// which decodes through `poll_read` and then checks all the text again with
@@ -157,54 +118,6 @@ impl<R: AsyncRead> AsyncBufRead for DecodeReader<R> {
 
     fn consume(self: Pin<&mut Self>, amt: usize) {
         self.project().core.consume_text(amt);
-    }
-}
-
-pin_project_lite::pin_project! {
-    /// Writes text (UTF-8 bytes) as bytes in some encoding to a futures-io
-    /// [`AsyncWrite`]. `poll_flush` does not end the stream; `poll_close` does (the
-    /// encoder's final bytes), then closes the inner writer. Dropping without closing
-    /// loses the buffered bytes and the end state. See [`crate::io::EncodeWriter`].
-    #[derive(Debug)]
-    pub struct EncodeWriter<W> {
-        #[pin]
-        inner: W,
-        core: EncodeCore,
-    }
-}
-
-impl<W: AsyncWrite> EncodeWriter<W> {
-    /// Wraps `inner` with a 64 KiB output buffer.
-    pub fn new(inner: W, encoder: Encoder) -> Self {
-        Self::with_capacity(ENCODE_CAPACITY, inner, encoder)
-    }
-
-    /// Wraps `inner` with an output buffer of `capacity` bytes (at least 64).
-    pub fn with_capacity(capacity: usize, inner: W, encoder: Encoder) -> Self {
-        EncodeWriter {
-            inner,
-            core: EncodeCore::new(capacity, encoder),
-        }
-    }
-
-    /// The encoder.
-    pub fn encoder(&self) -> &Encoder {
-        self.core.encoder()
-    }
-
-    /// The inner writer.
-    pub fn get_ref(&self) -> &W {
-        &self.inner
-    }
-
-    /// The inner writer; writing to it directly puts bytes before those still buffered.
-    pub fn get_mut(&mut self) -> &mut W {
-        &mut self.inner
-    }
-
-    /// Unwraps the inner writer; buffered bytes are lost (close first).
-    pub fn into_inner(self) -> W {
-        self.inner
     }
 }
 

@@ -94,3 +94,117 @@ pub(crate) fn poll_end(
     }
     write_out(core)
 }
+
+/// The async adapter types, with what does not depend on the I/O traits: the fields (the
+/// inner reader or writer, pinned, and the core), the constructors and the accessors.
+/// `tokio` and `futures` each invoke it once with their traits and documentation, then
+/// implement the traits.
+macro_rules! adapter_types {
+    (
+        read: $read:path,
+        write: $write:path,
+        end: $end:literal,
+        $(#[$reader_doc:meta])*
+        reader;
+        $(#[$writer_doc:meta])*
+        writer;
+    ) => {
+        pin_project_lite::pin_project! {
+            $(#[$reader_doc])*
+            #[derive(Debug)]
+            pub struct DecodeReader<R> {
+                #[pin]
+                inner: R,
+                core: $crate::io::decode::DecodeCore,
+            }
+        }
+
+        impl<R: $read> DecodeReader<R> {
+            /// Wraps `inner` with a 16 KiB input buffer.
+            pub fn new(inner: R, decoder: $crate::Decoder) -> Self {
+                Self::with_capacity($crate::io::decode::DEFAULT_CAPACITY, inner, decoder)
+            }
+
+            /// Wraps `inner` with an input buffer of `capacity` bytes (at least 1).
+            pub fn with_capacity(capacity: usize, inner: R, decoder: $crate::Decoder) -> Self {
+                DecodeReader {
+                    inner,
+                    core: $crate::io::decode::DecodeCore::new(capacity, decoder),
+                }
+            }
+
+            /// The decoder (reset for a new stream at the end of this one).
+            pub fn decoder(&self) -> &$crate::Decoder {
+                self.core.decoder()
+            }
+
+            /// The encoding being decoded: the decoder's, or the one a byte order mark
+            /// selected.
+            pub fn encoding(&self) -> $crate::Encoding {
+                self.core.encoding()
+            }
+
+            /// The inner reader.
+            pub fn get_ref(&self) -> &R {
+                &self.inner
+            }
+
+            /// The inner reader; reading from it directly skips bytes not yet decoded.
+            pub fn get_mut(&mut self) -> &mut R {
+                &mut self.inner
+            }
+
+            /// Unwraps the inner reader; input read from it but not yet decoded is lost.
+            pub fn into_inner(self) -> R {
+                self.inner
+            }
+        }
+
+        pin_project_lite::pin_project! {
+            $(#[$writer_doc])*
+            #[derive(Debug)]
+            pub struct EncodeWriter<W> {
+                #[pin]
+                inner: W,
+                core: $crate::io::encode::EncodeCore,
+            }
+        }
+
+        impl<W: $write> EncodeWriter<W> {
+            /// Wraps `inner` with a 64 KiB output buffer.
+            pub fn new(inner: W, encoder: $crate::Encoder) -> Self {
+                Self::with_capacity($crate::io::encode::ENCODE_CAPACITY, inner, encoder)
+            }
+
+            /// Wraps `inner` with an output buffer of `capacity` bytes (at least 64).
+            pub fn with_capacity(capacity: usize, inner: W, encoder: $crate::Encoder) -> Self {
+                EncodeWriter {
+                    inner,
+                    core: $crate::io::encode::EncodeCore::new(capacity, encoder),
+                }
+            }
+
+            /// The encoder.
+            pub fn encoder(&self) -> &$crate::Encoder {
+                self.core.encoder()
+            }
+
+            /// The inner writer.
+            pub fn get_ref(&self) -> &W {
+                &self.inner
+            }
+
+            /// The inner writer; writing to it directly puts bytes before those still
+            /// buffered.
+            pub fn get_mut(&mut self) -> &mut W {
+                &mut self.inner
+            }
+
+            #[doc = concat!("Unwraps the inner writer; buffered bytes are lost (", $end, " first).")]
+            pub fn into_inner(self) -> W {
+                self.inner
+            }
+        }
+    };
+}
+pub(crate) use adapter_types;
