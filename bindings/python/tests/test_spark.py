@@ -48,7 +48,7 @@ def spark():
     os.environ["PYSPARK_PYTHON"] = sys.executable
     os.environ["PYSPARK_DRIVER_PYTHON"] = sys.executable
     os.environ.setdefault("SPARK_LOCAL_IP", "127.0.0.1")
-    session = (
+    spark_session = (
         pyspark_sql.SparkSession.builder.master("local[2]")
         .appName("textcodec-test")
         .config("spark.ui.enabled", "false")
@@ -57,9 +57,9 @@ def spark():
         .config("spark.sql.execution.arrow.pyspark.enabled", "true")
         .getOrCreate()
     )
-    session.sparkContext.setLogLevel("ERROR")
-    yield session
-    session.stop()
+    spark_session.sparkContext.setLogLevel("ERROR")
+    yield spark_session
+    spark_session.stop()
 
 
 @pytest.fixture(scope="module")
