@@ -100,6 +100,20 @@ export function createDetect(api, load) {
   }
 
   /**
+   * Copies `view` into the core, followed by the strings and id lists of scratchArgs;
+   * returns [core, address of the bytes, [ptr, len] of each argument ([0, 0] for null)].
+   */
+  function putArgs(view, strings, lists) {
+    const [extra, at] = scratchArgs(strings, lists);
+    const all = new Uint8Array(view.length + extra.length);
+    all.set(view, 0);
+    all.set(extra, view.length);
+    const m = instance();
+    const p = all.length === 0 ? 0 : m.putBytes(all);
+    return [m, p, at.map((a) => (a === null ? [0, 0] : [p + view.length + a[0], a[1]]))];
+  }
+
+  /**
    * detect(bytes, { tld, locale, allowUTF8 = true, allow, deny }) → the statistical
    * detector's guess for unlabelled bytes: { encoding, confidence, language,
    * languageName, binary, score, margin, asciiOnly, stoppedEarly, ranking }.
@@ -121,19 +135,10 @@ export function createDetect(api, load) {
       locale = optionalString(options.locale, 'options.locale', context);
       tld = optionalString(options.tld, 'options.tld', context);
     }
-    const [extra, at] = scratchArgs([tld, locale], [allow, deny]);
-    const all = new Uint8Array(view.length + extra.length);
-    all.set(view, 0);
-    all.set(extra, view.length);
-    const m = instance();
-    const p = all.length === 0 ? 0 : m.putBytes(all);
-    const addr = (a) => (a === null ? [0, 0] : [p + view.length + a[0], a[1]]);
-    const [tp, tl] = addr(at[0]);
-    const [lp, ll] = addr(at[1]);
-    let [ap, al] = addr(at[2]);
-    if (at[2] !== null && al === 0) ap = p + view.length; // an empty allow list is not "any"
-    if (at[2] !== null && ap === 0) ap = 8;
-    const [dp, dl] = addr(at[3]);
+    const [m, p, [[tp, tl], [lp, ll], [ap0, al], [dp, dl]]] = putArgs(view, [tld, locale], [allow, deny]);
+    let ap = ap0;
+    if (allow !== null && al === 0) ap = p + view.length; // an empty allow list is not "any"
+    if (allow !== null && ap === 0) ap = 8;
     const count = m.w.tc_detect(p, view.length, tp, tl, allowUTF8 ? 1 : 0, lp, ll, ap, al, dp, dl);
     const [language, languageName, binary] = m.lastString().split('\t');
     const nums = m.numbers(5 + 4 * count);
@@ -190,17 +195,8 @@ export function createDetect(api, load) {
       runDetect = !!options.detect;
     }
     if (kind === null) kind = contentType !== null ? 5 : 0;
-    const [extra, at] = scratchArgs([contentType, locale, tld], []);
-    const all = new Uint8Array(view.length + extra.length);
-    all.set(view, 0);
-    all.set(extra, view.length);
-    const m = instance();
-    const p = all.length === 0 ? 0 : m.putBytes(all);
-    const addr = (a) => (a === null ? [0, 0] : [p + view.length + a[0], a[1]]);
-    let [cp, cl] = addr(at[0]);
-    if (at[0] !== null && cp === 0) cp = 8;
-    const [lp, ll] = addr(at[1]);
-    const [tp, tl] = addr(at[2]);
+    const [m, p, [[cp0, cl], [lp, ll], [tp, tl]]] = putArgs(view, [contentType, locale, tld], []);
+    const cp = contentType !== null && cp0 === 0 ? 8 : cp0;
     m.w.tc_sniff(p, view.length, kind, cp, cl, userOverride, fallback, lp, ll, runDetect ? 1 : 0, tp, tl);
     const id = m.slot(2);
     const bomLength = m.slot(3);
