@@ -573,6 +573,25 @@ fn english_page_words_do_not_favour_cjk_over_thai() {
     }
 }
 
+/// Short Big5 text with no ASCII byte has none of UTF-16's NULs or block bytes; read as
+/// UTF-16 its units are CJK Extension A, Yi, Hangul, presentation forms — characters no
+/// CJK text has — and must score so, not as leniently as punctuation (these read as
+/// UTF-16BE with confidence 0.999 when they did).
+#[test]
+fn short_big5_text_does_not_read_as_utf16() {
+    let texts = [
+        "避免受到庇護",
+        "受審判時免受酷刑",
+        "遭受迫害時避難",
+        "婚姻家庭受保護",
+    ];
+    for text in texts {
+        let bytes = encode_exact(text, Encoding::Big5);
+        let guess = detect(&bytes, &Hints::new());
+        assert_eq!(guess.encoding, Encoding::Big5, "{text}: {guess:?}");
+    }
+}
+
 /// The start of one file of each binary format the detector knows by its signature
 /// (written for these tests from the formats' published headers).
 const SIGNATURES: &[(Binary, &[u8])] = &[
