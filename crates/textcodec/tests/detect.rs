@@ -146,6 +146,11 @@ fn check_exact(bytes: &[u8]) -> Result<(), TestCaseError> {
         .unwrap_or(ranking.len());
     prop_assert!(ranking[first_dead..].iter().all(|c| c.disqualified));
     let guess = detector.guess(&hints);
+    // No candidate is more likely than the guess (`--top`, `--json`, `detect_all` show
+    // these side by side).
+    for c in &ranking {
+        prop_assert!(c.confidence <= guess.confidence, "{:?} over {:?}", c, guess);
+    }
     if !guess.ascii_only && first_dead > 0 {
         prop_assert!(!decoder_errors(guess.encoding, bytes), "{:?}", guess);
     }
