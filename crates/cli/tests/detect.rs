@@ -79,6 +79,35 @@ fn detect_json_has_no_ranking_unless_asked() {
     assert_eq!(ranking[0]["confidence"].as_f64().unwrap(), confidence);
 }
 
+/// Where the guess is unsure, no candidate under it in `--top`/`--json` is shown as
+/// likelier: " Ž m  " (Ž in ISO-8859-2) is a near tie, and the rival's share of the rest
+/// once exceeded the guess's confidence (0.31 against 0.28).
+#[test]
+fn detect_ranking_never_rates_a_runner_up_above_the_guess() {
+    let bytes = b" \xae m  ";
+    let v = json(&run(&["detect", "--json", "--top", "0"], bytes));
+    let guess = v[0]["confidence"].as_f64().unwrap();
+    assert!(guess < 0.5, "{}", v[0]);
+    let ranking = v[0]["ranking"].as_array().unwrap();
+    assert_eq!(ranking[0]["confidence"].as_f64().unwrap(), guess);
+    for c in ranking {
+        assert!(
+            c["confidence"].as_f64().unwrap() <= guess,
+            "{c} over {}",
+            v[0]
+        );
+    }
+    let text = run(&["detect", "--top", "5"], bytes);
+    let text = String::from_utf8(text.stdout).unwrap();
+    let shown: Vec<f64> = text
+        .lines()
+        .skip(1)
+        .map(|l| l.split("confidence ").nth(1).unwrap()[..5].parse().unwrap())
+        .collect();
+    assert_eq!(shown.len(), 5, "{text}");
+    assert!(shown.iter().all(|&c| c <= shown[0]), "{text}");
+}
+
 #[test]
 fn detect_binary_utf16_and_candidate_sets() {
     // A PNG is not text.

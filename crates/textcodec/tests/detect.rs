@@ -146,6 +146,11 @@ fn check_exact(bytes: &[u8]) -> Result<(), TestCaseError> {
         .unwrap_or(ranking.len());
     prop_assert!(ranking[first_dead..].iter().all(|c| c.disqualified));
     let guess = detector.guess(&hints);
+    // No candidate is more likely than the guess (`--top`, `--json`, `detect_all` show
+    // these side by side).
+    for c in &ranking {
+        prop_assert!(c.confidence <= guess.confidence, "{:?} over {:?}", c, guess);
+    }
     if !guess.ascii_only && first_dead > 0 {
         prop_assert!(!decoder_errors(guess.encoding, bytes), "{:?}", guess);
     }
@@ -570,6 +575,25 @@ fn english_page_words_do_not_favour_cjk_over_thai() {
         let bytes = encode_exact(&page, Encoding::Windows874);
         let guess = detect(&bytes, &Hints::new());
         assert_eq!(guess.encoding, Encoding::Windows874, "{text}: {guess:?}");
+    }
+}
+
+/// Short Big5 text with no ASCII byte has none of UTF-16's NULs or block bytes; read as
+/// UTF-16 its units are CJK Extension A, Yi, Hangul, presentation forms — characters no
+/// CJK text has — and must score so, not as leniently as punctuation (these read as
+/// UTF-16BE with confidence 0.999 when they did).
+#[test]
+fn short_big5_text_does_not_read_as_utf16() {
+    let texts = [
+        "避免受到庇護",
+        "受審判時免受酷刑",
+        "遭受迫害時避難",
+        "婚姻家庭受保護",
+    ];
+    for text in texts {
+        let bytes = encode_exact(text, Encoding::Big5);
+        let guess = detect(&bytes, &Hints::new());
+        assert_eq!(guess.encoding, Encoding::Big5, "{text}: {guess:?}");
     }
 }
 

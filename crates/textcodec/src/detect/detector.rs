@@ -164,6 +164,19 @@ impl Detector {
         // scored.
         let mut rest = bytes;
         while !rest.is_empty() && self.utf16.iter().any(|u| u.alive) {
+            if self
+                .utf16
+                .iter()
+                .enumerate()
+                .all(|(i, u)| !u.alive || self.utf16_off & (1 << i) != 0)
+            {
+                // Every live one stopped being scored: only its decoder runs (for exact
+                // disqualification), and no part boundary matters any more.
+                for u in self.utf16.iter_mut().filter(|u| u.alive) {
+                    examine_utf16(u, rest, false, false);
+                }
+                break;
+            }
             let room = UTF16_CHECK.saturating_sub(offset % UTF16_CHECK);
             let take = usize::try_from(room).unwrap_or(usize::MAX).min(rest.len());
             let (part, tail) = rest.split_at_checked(take).unwrap_or((rest, &[]));

@@ -318,7 +318,8 @@ impl Detector {
 
     /// Each candidate's confidence, `all` sorted best first: the guess's for the winner
     /// and those that decode the input alike, the rest of the probability shared among
-    /// the other live candidates in proportion to `exp(score / SPREAD)`.
+    /// the other live candidates in proportion to `exp(score / SPREAD)`, none above the
+    /// guess's.
     pub(super) fn confidences(
         &self,
         all: &[Entry; CANDIDATES],
@@ -376,7 +377,10 @@ impl Detector {
             *o = if self.equivalent(w.key, e.key) {
                 c
             } else if total > 0.0 {
-                (1.0 - c) * weight(e) / total
+                // Never above the guess's: where the guess is unsure (c < 1/2) and one
+                // rival takes most of the rest, its share alone would exceed c, and a
+                // ranking would list a candidate below the guess as the likelier one.
+                ((1.0 - c) * weight(e) / total).min(c)
             } else {
                 0.0
             };

@@ -122,6 +122,9 @@ const fn lookup_u8(table: &[(u16, u8)], cp: u32) -> Option<u8> {
     None
 }
 
+/// Score of a non-ASCII symbol that the training text does not have.
+pub(crate) const SYMBOL_FLOOR: i8 = model::SYMBOL_FLOOR;
+
 /// [`lookup_u8`] for the symbol scores.
 #[allow(clippy::arithmetic_side_effects)] // compile time: lo ≤ hi ≤ len
 pub(crate) const fn symbol_score(cp: u32) -> i8 {
@@ -418,8 +421,32 @@ pub(crate) fn same_char(a: crate::Encoding, b: crate::Encoding, k: u8) -> bool {
     decode_table(a).upper_code_point(i) == decode_table(b).upper_code_point(i)
 }
 
+/// Whether a Hangul syllable is one of the 2,350 of KS X 1001 (EUC-KR's two-byte codes
+/// with both bytes in 0xA1–0xFE, lead 0xB0–0xC8), by the EUC-KR index.
+pub(crate) fn ks_x_1001_hangul(unit: u16) -> bool {
+    // Index EUC-KR pointers run (lead − 0x81) × 190 + (trail − 0x41).
+    crate::index::euc_kr_pointer(u32::from(unit)).is_some_and(|p| {
+        let (row, cell) = (p / 190, p % 190);
+        (0xB0 - 0x81..=0xC8 - 0x81).contains(&row) && cell >= 0xA1 - 0x41
+    })
+}
+
 /// Whether a gb18030 decoder's output unit can only come from a four-byte sequence.
 pub(crate) fn gb18030_four_byte_only(unit: u16) -> bool {
     (0xD800..=0xDFFF).contains(&unit)
         || (unit >= 0x80 && crate::index::gb18030_pointer(u32::from(unit)).is_none())
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn ks_x_1001_has_2350_hangul_syllables() {
+        let n = (0xAC00..=0xD7A3u16)
+            .filter(|&u| super::ks_x_1001_hangul(u))
+            .count();
+        assert_eq!(n, 2350);
+        // 가 is the first, 힝 the last; 똠 is only in Microsoft's extension.
+        assert!(super::ks_x_1001_hangul(0xAC00) && super::ks_x_1001_hangul(0xD79D));
+        assert!(!super::ks_x_1001_hangul(0xB620));
+    }
 }

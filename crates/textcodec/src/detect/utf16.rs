@@ -90,6 +90,37 @@ fn alphabetic(unit: u16) -> i32 {
     }
 }
 
+/// Whether a code unit is one that CJK text does not have: outside the blocks the CJK
+/// models give a class of their own (Han, kana, Hangul, CJK punctuation, full-width
+/// forms, private use) and the supplementary planes, neither a letter nor a symbol of the
+/// training text. The CJK models lump such characters into one lenient class, as the
+/// legacy CJK decoders give mostly ones that text has (quotation marks, Greek and
+/// Cyrillic letters, box drawing); but the units of bytes that are not UTF-16 are any
+/// code point — CJK Extension A, Yi, Vai, Latin Extended-D, presentation forms for Big5
+/// or EUC-KR text without a space — which without this scored no worse than punctuation
+/// and let such text read as UTF-16 (an 8-character Big5 sample did).
+///
+/// Hangul syllables outside the 2,350 of KS X 1001 count as unknown too: Korean text
+/// seldom has them (EUC-KR reached them only through Microsoft's extension), while the
+/// units of Big5 or GBK text read as UTF-16BE (a lead byte 0xB0–0xD7 first) are Hangul
+/// syllables, four in five of them outside KS X 1001.
+#[inline]
+fn unknown_to_cjk(unit: u16) -> bool {
+    let cp = u32::from(unit);
+    if (0xAC00..=0xD7A3).contains(&unit) {
+        return !score::ks_x_1001_hangul(unit);
+    }
+    let cjk = matches!(
+        unit,
+        0x3000..=0x30FF | 0x4E00..=0x9FFF | 0xD800..=0xF8FF | 0xFF01..=0xFF9F
+    );
+    unit >= 0xA0
+        && !cjk
+        && !score::is_letter(cp)
+        && unit != 0xFEFF
+        && score::symbol_score(cp) <= score::SYMBOL_FLOOR
+}
+
 /// Runs a UTF-16 candidate's decoder over `bytes` and scores its text (if `scoring`).
 pub(super) fn examine_utf16(u: &mut Utf16, bytes: &[u8], last: bool, scoring: bool) {
     let mut buf = [0u16; 128];
@@ -110,8 +141,11 @@ pub(super) fn examine_utf16(u: &mut Utf16, bytes: &[u8], last: bool, scoring: bo
                 } else {
                     let [alpha, cjk @ ..] = &mut totals;
                     *alpha = alpha.saturating_add(i64::from(alphabetic(unit)));
+                    let unknown = unknown_to_cjk(unit);
                     for (t, &flavor) in cjk.iter_mut().zip(FLAVORS.get(1..).unwrap_or_default()) {
-                        if unit >= 0x80 || prev >= 0x80 {
+                        if unknown {
+                            *t = t.saturating_add(i64::from(score::SYMBOL_FLOOR));
+                        } else if unit >= 0x80 || prev >= 0x80 {
                             *t = t.saturating_add(i64::from(cjk_score(flavor, prev, unit)));
                         }
                     }
