@@ -235,7 +235,8 @@ primitives! {
         /// UTF-16 units below U+0100 narrowed to bytes in whole vectors: units done.
         fn utf16_to_latin1(src: &[u16], dst: &mut Slots<u8>) -> usize, has_utf16_to_latin1;
         /// Latin-1 to UTF-8 (its own loop; without it the family composes ASCII copying
-        /// and UTF-16 → UTF-8): (bytes read, bytes written).
+        /// and UTF-16 → UTF-8): (bytes read, bytes written); `dst` past the bytes
+        /// written may hold scratch bytes.
         fn latin1_to_utf8(src: &[u8], dst: &mut Slots<u8>) -> (usize, usize), has_latin1_to_utf8;
     }
 }

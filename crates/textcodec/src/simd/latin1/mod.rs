@@ -50,7 +50,8 @@ pub(crate) fn from_utf16_with(k: &Level, src: &[u16], dst: &mut Slots<u8>) -> us
 }
 
 /// Converts `src` to UTF-8, whole characters only, as far as `dst` has room. Returns
-/// (bytes read, bytes written).
+/// (bytes read, bytes written). `dst` past the bytes written may hold scratch bytes (the
+/// AVX-512 kernel's 64-byte stores), as `mem`'s output buffers allow.
 #[inline]
 pub(crate) fn to_utf8(src: &[u8], dst: &mut Slots<u8>) -> (usize, usize) {
     to_utf8_with(level(), src, dst)

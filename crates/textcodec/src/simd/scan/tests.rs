@@ -155,3 +155,39 @@ fn prefix_len_below_finds_the_first_byte_at_the_bound_at_every_offset() {
         }
     }
 }
+
+/// Deliberately naive: the bytes from 0x80 on, one at a time.
+fn naive_non_ascii(src: &[u8]) -> usize {
+    src.iter().filter(|&&b| b >= 0x80).count()
+}
+
+#[test]
+fn the_byte_class_counts_match_the_naive_oracles_on_any_bytes_at_every_level() {
+    // Bytes of every value, non-ASCII in runs and alone, in a pattern that does not
+    // repeat at a vector's length, long enough for many flushes of the byte counters.
+    let mut bytes = Vec::new();
+    let mut x = 0x2545_F491u32;
+    while bytes.len() < 80_000 {
+        x ^= x << 13;
+        x ^= x >> 17;
+        x ^= x << 5;
+        let run = (x % 97) as usize;
+        let b = (x >> 8) as u8;
+        bytes.extend(core::iter::repeat_n(b, run % 7 + 1));
+        bytes.extend((0..run).map(|j| (j as u8).wrapping_mul(b) & 0x7F));
+    }
+    for k in available_levels() {
+        for len in (0..300).chain([4095, 4096, 32_639, 32_640, 32_641, 65_281, 80_000]) {
+            for start in [0, 1, 3, 31] {
+                let src = &bytes[start..start + len.min(bytes.len() - start)];
+                assert_eq!(
+                    non_ascii_count_with(k, src),
+                    naive_non_ascii(src),
+                    "{k:?} {len} {start}"
+                );
+                let chars = src.iter().filter(|&&b| (b as i8) >= -0x40).count();
+                assert_eq!(utf8_char_count_with(k, src), chars, "{k:?} {len} {start}");
+            }
+        }
+    }
+}
