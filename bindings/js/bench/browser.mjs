@@ -1,7 +1,7 @@
 // Speed in headless Chromium: textcodec's wasm core against the browser's own TextDecoder
 // and @exodus/bytes (bundled for the browser by esbuild) on the same page, ~4 MB inputs
 // from the benchmark corpus; a 24-byte call; first call (import + instantiate + first
-// Shift_JIS decode). `node bench/browser.mjs [--json out.json]`.
+// Shift_JIS decode). `node bench/browser.mjs [--json out.json] [--strings TextDecoder]`.
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -12,6 +12,9 @@ import { launch } from '../test/browser/run.mjs';
 const root = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
 const corpus = path.resolve(root, '../../bench-corpus');
 const jsonOut = process.argv.includes('--json') ? process.argv[process.argv.indexOf('--json') + 1] : null;
+// --strings TextDecoder|fromCharCode: how the core builds strings (default: the fastest the
+// page has; src/core.js), to compare the paths on one machine.
+const strings = process.argv.includes('--strings') ? process.argv[process.argv.indexOf('--strings') + 1] : null;
 fs.mkdirSync(path.join(root, 'bench/.cache'), { recursive: true });
 await build({
   stdin: { contents: "export * from '@exodus/bytes/multi-byte.js'; export * from '@exodus/bytes/single-byte.js';", resolveDir: root, loader: 'js' },
@@ -24,7 +27,10 @@ const { server, origin } = await serve();
 const browser = await launch();
 try {
   const page = await browser.newPage();
-  await page.addInitScript((c) => { window.__bench = { cases: c }; }, cases);
+  await page.addInitScript(([c, st]) => {
+    window.__bench = { cases: c };
+    if (st) globalThis.TEXTCODEC_STRINGS = st;
+  }, [cases, strings]);
   await page.goto(`${origin}/bindings/js/bench/browser.html`);
   await page.waitForFunction(() => window.__results !== undefined, null, { timeout: 600000 });
   const r = await page.evaluate(() => window.__results);

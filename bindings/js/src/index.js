@@ -5,11 +5,12 @@ import { createApi } from './api.js';
 import { createDetect } from './detect.js';
 import { loadWasm, nodeRequire } from './load.js';
 import { loadNative, NATIVE_DECODERS, NATIVE_MIN_BYTES } from './native.js';
+import { STRING_BUILDER } from './string-builder.js';
 
 const loaded = await loadWasm();
 // In Node, the native addon where it is installed and faster (src/native.js).
 const native = loadNative(await nodeRequire());
-const api = createApi(createCore(loaded.instance, loaded), native, NATIVE_DECODERS, NATIVE_MIN_BYTES,
+const api = createApi(createCore(loaded.instance, { ...loaded, stringBuilder: STRING_BUILDER }), native, NATIVE_DECODERS, NATIVE_MIN_BYTES,
   (helpers) => createDetect(helpers, loaded.detect));
 
 export const {

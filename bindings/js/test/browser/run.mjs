@@ -34,11 +34,21 @@ async function main() {
       const context = await browser.newContext();
       const page = await context.newPage();
       page.on('pageerror', (e) => console.error(`page error: ${e.message}`));
-      await page.addInitScript((b) => { globalThis.TEXTCODEC_WASM = b; }, build);
+      // The plain build (for engines without wasm SIMD, which lack the JS String Builtins
+      // too) builds its strings with the host's TextDecoder; the simd128 one with
+      // src/string-builder.js.
+      await page.addInitScript((b) => {
+        globalThis.TEXTCODEC_WASM = b;
+        if (b === 'plain') globalThis.TEXTCODEC_STRINGS = 'TextDecoder';
+      }, build);
       await page.goto(`${origin}/bindings/js/test/browser/index.html`);
       await page.waitForFunction(() => window.__results !== undefined, null, { timeout: 120000 });
       const r = await page.evaluate(() => window.__results);
       const wantSimd = build === 'simd';
+      const wantStrings = build === 'simd' ? 'fromCharCodeArray' : 'TextDecoder';
+      if (r.backend?.strings?.utf16 !== wantStrings) {
+        r.failed.push(['the string path', `asked for ${wantStrings}, used ${JSON.stringify(r.backend?.strings)}`]);
+      }
       if (!r.backend || r.backend.simd !== wantSimd) {
         r.failed.push(['the build', `asked for ${build}, loaded ${JSON.stringify(r.backend)}`]);
       }
