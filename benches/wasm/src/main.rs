@@ -17,7 +17,8 @@
 //!
 //! Rows: UTF-8 → UTF-16 (`TextDecoder`'s work), UTF-16 → UTF-8 from `u16` units
 //! (`TextEncoder`'s), UTF-16LE bytes → UTF-8, UTF-8 validation, single-byte decoding
-//! (windows-1252, windows-1251) into UTF-16 and UTF-8, and Shift_JIS → UTF-16. Before
+//! (windows-1252, windows-1251) into UTF-16 and UTF-8, and the CJK encodings into UTF-16 (the
+//! JavaScript package's decode). Before
 //! timing, each row checks that both libraries produce the same output.
 //!
 //! Run Node with `--no-liftoff`: V8 then compiles every function with its optimising
@@ -382,6 +383,30 @@ fn main() {
             Encoding::ShiftJis,
             Kind::ToUtf16,
             &["ja.text", "ja.po"],
+        ),
+        (
+            "EUC-JP → UTF-16",
+            Encoding::EucJp,
+            Kind::ToUtf16,
+            &["ja.text"],
+        ),
+        (
+            "GBK → UTF-16",
+            Encoding::Gbk,
+            Kind::ToUtf16,
+            &["zh_Hans.text", "zh_Hans.po"],
+        ),
+        (
+            "Big5 → UTF-16",
+            Encoding::Big5,
+            Kind::ToUtf16,
+            &["zh_Hant.text"],
+        ),
+        (
+            "EUC-KR → UTF-16",
+            Encoding::EucKr,
+            Kind::ToUtf16,
+            &["ko.text", "ko.po"],
         ),
     ];
     let info = textcodec::kernel_info();

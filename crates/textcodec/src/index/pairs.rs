@@ -144,7 +144,8 @@ pub(crate) struct PairTable {
     #[cfg_attr(
         not(any(
             target_arch = "x86_64",
-            all(target_arch = "aarch64", target_endian = "little")
+            all(target_arch = "aarch64", target_endian = "little"),
+            all(target_arch = "wasm32", target_feature = "simd128")
         )),
         allow(dead_code)
     )]
@@ -155,7 +156,8 @@ impl PairTable {
     /// The rows (see the field's docs): the vector kernels look pairs up in them.
     #[cfg(any(
         target_arch = "x86_64",
-        all(target_arch = "aarch64", target_endian = "little")
+        all(target_arch = "aarch64", target_endian = "little"),
+        all(target_arch = "wasm32", target_feature = "simd128")
     ))]
     pub(crate) fn rows(&self) -> &[[u16; 256]; 128] {
         &self.rows
@@ -165,7 +167,8 @@ impl PairTable {
     #[cfg_attr(
         not(any(
             target_arch = "x86_64",
-            all(target_arch = "aarch64", target_endian = "little")
+            all(target_arch = "aarch64", target_endian = "little"),
+            all(target_arch = "wasm32", target_feature = "simd128")
         )),
         allow(dead_code)
     )]

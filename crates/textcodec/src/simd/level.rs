@@ -27,7 +27,8 @@
 
 #[cfg(any(
     target_arch = "x86_64",
-    all(target_arch = "aarch64", target_endian = "little")
+    all(target_arch = "aarch64", target_endian = "little"),
+    all(target_arch = "wasm32", target_feature = "simd128")
 ))]
 use super::double_byte;
 use super::Slots;
@@ -481,6 +482,7 @@ const SIMD128: Level = Level {
     byte_map_to_utf16: some!(byte_map::simd128, to_utf16),
     byte_map_to_utf8: some!(byte_map::simd128, to_utf8),
     x_user_defined_to_utf16: some!(byte_map::simd128, x_user_defined_to_utf16),
+    pairs_to_utf16: some!(double_byte::simd128, to_utf16),
     ..SCALAR
 };
 #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]

@@ -40,6 +40,9 @@
 //! additions (no `movemask`), and the pairs from 16 scalar loads into fixed lanes (no
 //! gather; one per 16-bit lane, lead or not, so nothing branches on the leads).
 //!
+//! `simd128` (`simd128.rs`) is the NEON kernel into UTF-16 with `i8x16.bitmask` for the
+//! masks; into UTF-8 it has none.
+//!
 //! The other levels have no kernel: these functions return (0, 0) and the codec's pair
 //! loop does all the work. The tests check each kernel against a naive decoder of the same
 //! pairs.
@@ -104,7 +107,8 @@ pub(crate) fn to_utf8_with(
 #[cfg_attr(
     not(any(
         target_arch = "x86_64",
-        all(target_arch = "aarch64", target_endian = "little")
+        all(target_arch = "aarch64", target_endian = "little"),
+        all(target_arch = "wasm32", target_feature = "simd128")
     )),
     allow(dead_code)
 )]
@@ -124,6 +128,8 @@ pub(super) mod avx2;
 pub(super) mod avx512;
 #[cfg(all(target_arch = "aarch64", target_endian = "little"))]
 pub(super) mod neon;
+#[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+pub(super) mod simd128;
 
 #[cfg(test)]
 // Bounds: test code over small buffers it builds itself; an out-of-range index, an

@@ -9,10 +9,10 @@ use alloc::vec::Vec;
 /// The block size of `k`'s kernel for UTF-16 (`utf8` false) or UTF-8 output, `None` where
 /// it has none (it takes nothing).
 fn kernel_block(k: &Level, utf8: bool) -> Option<usize> {
-    let _ = utf8;
     match k.name() {
         "avx512" => Some(64),
         "avx2" | "neon" => Some(32),
+        "simd128" if !utf8 => Some(32),
         _ => None,
     }
 }
