@@ -31,16 +31,23 @@ if (!jsOnly) {
     ['textcodec-detect.wasm', '', 'target/detect-plain', ['--features', 'detect']],
   ];
   const wasmOpt = path.join(root, 'node_modules', '.bin', 'wasm-opt');
+  const hasWasmOpt = fs.existsSync(wasmOpt);
   for (const [file, flags, dir, features] of builds) {
     run('cargo', ['build', '--release', '--locked', '--target', target, ...features], {
       CARGO_TARGET_DIR: path.join(crate, dir),
       RUSTFLAGS: flags,
+      // Function names for wasm-opt's --no-inline below (its --strip-debug drops them).
+      ...(hasWasmOpt ? { CARGO_PROFILE_RELEASE_STRIP: 'false' } : {}),
     });
     const built = path.join(crate, dir, target, 'release', 'textcodec_wasm.wasm');
     const out = path.join(crate, file);
-    if (fs.existsSync(wasmOpt)) {
+    if (hasWasmOpt) {
       const features = flags ? ['--enable-simd'] : [];
-      run(wasmOpt, ['-O3', '--strip-debug', '--strip-producers', '--enable-bulk-memory',
+      // The decoder's per-encoding loops (`textcodec::decoder::drive`, kept out of line in
+      // wasm32) stay functions of their own: wasm-opt inlines a function with one caller
+      // whatever its size, which put every loop into one 25 KB function that V8 compiled
+      // whole for the first decode of any encoding (2 ms of a cold start).
+      run(wasmOpt, ['-O3', '--no-inline=*7decoder5drive*', '--strip-debug', '--strip-producers', '--enable-bulk-memory',
         '--enable-sign-ext', '--enable-nontrapping-float-to-int', '--enable-mutable-globals',
         ...features, built, '-o', out]);
     } else {
@@ -67,7 +74,7 @@ const instantiate = (file) => new WebAssembly.Instance(new WebAssembly.Module(re
 const instance = instantiate(simd ? 'textcodec-simd.wasm' : 'textcodec.wasm');
 const detectLoad = { sync: () => instantiate('textcodec-detect.wasm'), async: async () => instantiate('textcodec-detect.wasm') };
 const api = createApi(createCore(instance, { simd, forceFromCharCode: process.env.TEXTCODEC_STRINGS === 'fromCharCode' }),
-  loadNative(require), NATIVE_DECODERS, NATIVE_MIN_BYTES, (helpers) => createDetect(helpers, detectLoad));
+  loadNative(require, { fs: require('node:fs'), path: require('node:path'), dir: __dirname }), NATIVE_DECODERS, NATIVE_MIN_BYTES, (helpers) => createDetect(helpers, detectLoad));
 module.exports = api;
 `;
 const write = (name, text) => fs.writeFileSync(path.join(root, 'dist', name), header + text);
