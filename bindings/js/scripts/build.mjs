@@ -47,7 +47,8 @@ if (!jsOnly) {
       // wasm32) stay functions of their own: wasm-opt inlines a function with one caller
       // whatever its size, which put every loop into one 25 KB function that V8 compiled
       // whole for the first decode of any encoding (2 ms of a cold start).
-      run(wasmOpt, ['-O3', '--no-inline=*7decoder5drive*', '--strip-debug', '--strip-producers', '--enable-bulk-memory',
+      // (--no-inline is a pass: it must come before -O3's.)
+      run(wasmOpt, ['--no-inline=*7decoder5drive*', '-O3', '--strip-debug', '--strip-producers', '--enable-bulk-memory',
         '--enable-sign-ext', '--enable-nontrapping-float-to-int', '--enable-mutable-globals',
         ...features, built, '-o', out]);
     } else {
