@@ -48,8 +48,6 @@ impl PairLayout {
     // Bounds: every caller's leads are at least 0x80 and its rows and columns below 255
     // (at most 126 rows, 190 columns), so the tables are indexed in range and the row and
     // column numbers fit a byte without meeting NONE.
-    // The `compact` layout builds its five at run time: one copy.
-    #[inline(never)]
     #[allow(
         clippy::indexing_slicing,
         clippy::arithmetic_side_effects,
@@ -92,6 +90,11 @@ impl PairLayout {
             column_of,
             quirk,
         }
+    }
+
+    /// The same layout over `index` (its rows and columns made at compile time).
+    const fn with_index(self, index: &'static [u16]) -> Self {
+        PairLayout { index, ..self }
     }
 
     /// The BMP code point of the pair `lead trail`, 0 if it is not a valid pair (not a lead
@@ -286,7 +289,10 @@ macro_rules! pair_tables {
         $(#[$doc])*
         #[inline(always)]
         pub(crate) fn $name() -> &'static PairTable {
-            pair_table!(PairLayout::new(decode::$decode(), $row_len, $leads, $trails, $quirk))
+            // The rows and columns at compile time in both layouts (the `compact` one
+            // would otherwise compile and run `new` on a first decode).
+            const SHAPE: PairLayout = PairLayout::new(&[], $row_len, $leads, $trails, $quirk);
+            pair_table!(SHAPE.with_index(decode::$decode()))
         }
     )*};
 }
