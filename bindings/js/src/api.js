@@ -33,13 +33,12 @@ export function createApi(core, native = null, nativeDecoders = [], nativeMinByt
   const sabGrowable = (SAB && getterOf(SAB.prototype, 'growable')) ?? (() => false);
   const isArrayBufferView = ArrayBuffer.isView;
 
-  const { w, names, lowerNames, REPLACEMENT, UTF8 } = core;
+  // Encoding names come from the core on first use (core.nameOf): a first decode needs none.
+  const { w, nameOf, lowerNameOf, REPLACEMENT, UTF8, GBK, EUC_KR } = core;
   // The library's ISO-2022-JP encoder is about twice as fast from UTF-8 as from UTF-16
   // (159 against 80 MB/s, one process): its input goes in as UTF-8 even where a UTF-16 copy
   // is available.
-  const ISO_2022_JP = names.indexOf('ISO-2022-JP');
-  const GBK = names.indexOf('GBK');
-  const EUC_KR = names.indexOf('EUC-KR');
+  const ISO_2022_JP = core.ISO_2022_JP;
   // Single-byte and stateless double-byte encoders take code units: one table load each
   // (the core's fast paths, wasm/src/encode.rs and cjk.rs), also where they must be copied
   // in one by one (charCodeAt) rather than by Buffer#ucs2Write.
@@ -47,7 +46,7 @@ export function createApi(core, native = null, nativeDecoders = [], nativeMinByt
   const EMPTY = new Uint8Array(0);
 
   // The native addon's decoders (src/native.js), for the encodings where it is faster.
-  const nativeIds = native === null ? null : new Set(nativeDecoders.map((n) => names.indexOf(n)));
+  const nativeIds = native === null ? null : new Set(nativeDecoders.map((n) => core.labelId(n)));
   const routed = (id, length) => nativeIds !== null && length >= nativeMinBytes && length !== 0 && nativeIds.has(id);
   // One addon decoder per encoding and fatal flag for decode(): a call without `stream`
   // starts a new stream, so one instance serves every call.
@@ -146,7 +145,7 @@ export function createApi(core, native = null, nativeDecoders = [], nativeMinByt
 
   const illegalInvocation = (name) =>
     new TypeError(`Illegal invocation: the receiver is not a ${name}`);
-  const invalidData = (id) => new TypeError(`The encoded data is not valid ${lowerNames[id]}`);
+  const invalidData = (id) => new TypeError(`The encoded data is not valid ${lowerNameOf(id)}`);
 
   // Handles are freed when their object is collected (where the engine has a registry).
   const registry = typeof FinalizationRegistry === 'function'
@@ -168,7 +167,7 @@ export function createApi(core, native = null, nativeDecoders = [], nativeMinByt
     const key = fatal ? -1 - id : id;
     let d = nativeOneShot.get(key);
     if (d === undefined) {
-      d = new native.NativeDecoder(lowerNames[id], fatal, true);
+      d = new native.NativeDecoder(lowerNameOf(id), fatal, true);
       nativeOneShot.set(key, d);
     }
     return d.decode(nativeBytes(view), false);
@@ -224,7 +223,7 @@ export function createApi(core, native = null, nativeDecoders = [], nativeMinByt
 
     get encoding() {
       if (!(#state in this)) throw illegalInvocation('TextDecoder');
-      return lowerNames[this.#encoding];
+      return lowerNameOf(this.#encoding);
     }
 
     get fatal() {
@@ -370,7 +369,7 @@ export function createApi(core, native = null, nativeDecoders = [], nativeMinByt
 
     get encoding() {
       if (!(#transform in this)) throw illegalInvocation('TextDecoderStream');
-      return lowerNames[this.#encoding];
+      return lowerNameOf(this.#encoding);
     }
 
     get fatal() {
@@ -531,7 +530,7 @@ export function createApi(core, native = null, nativeDecoders = [], nativeMinByt
   }
 
   function noEncoder(id, context) {
-    return new RangeError(`${context}: ${names[id]} has no encoder (the Standard defines none)`);
+    return new RangeError(`${context}: ${nameOf(id)} has no encoder (the Standard defines none)`);
   }
 
   const startsWithBom = (v) => (v[0] === 0xEF && v.length >= 3 && v[1] === 0xBB && v[2] === 0xBF) ||
@@ -606,7 +605,7 @@ export function createApi(core, native = null, nativeDecoders = [], nativeMinByt
     }
 
     /** The encoding's name, as the Standard spells it. */
-    get encoding() { return names[this.#id]; }
+    get encoding() { return nameOf(this.#id); }
 
     get fatal() { return this.#fatal; }
 
@@ -653,7 +652,7 @@ export function createApi(core, native = null, nativeDecoders = [], nativeMinByt
       track(this, w.tc_encoder_free, this.#h);
     }
 
-    get encoding() { return names[this.#id]; }
+    get encoding() { return nameOf(this.#id); }
 
     encode(string = '', options = undefined) {
       const context = 'textcodec.Encoder.encode';
@@ -744,16 +743,16 @@ export function createApi(core, native = null, nativeDecoders = [], nativeMinByt
     const id = core.labelId(label);
     if (id < 0) return null;
     return {
-      name: names[id],
-      labels: core.labelsOf[id].slice(),
+      name: nameOf(id),
+      labels: core.labelsOf(id),
       hasEncoder: id !== REPLACEMENT,
-      singleByte: id > UTF8 && id < names.indexOf('GBK'),
+      singleByte: id > UTF8 && id < GBK,
     };
   }
 
   // detect() and sniff(): on the second module, loaded on first use (src/detect.js).
   const { detect, sniff, loadDetect } = makeDetect !== null
-    ? makeDetect({ lowerNames, bytesArgument, encodingId, describe, utf8Encode })
+    ? makeDetect({ lowerNameOf, bytesArgument, encodingId, describe, utf8Encode })
     : {
       detect() { throw new TypeError('textcodec.detect: this build has no detection module'); },
       sniff() { throw new TypeError('textcodec.sniff: this build has no detection module'); },
@@ -803,15 +802,18 @@ export function createApi(core, native = null, nativeDecoders = [], nativeMinByt
     });
   }
 
+  let kernel;
   return {
     TextDecoder, TextEncoder, TextDecoderStream, TextEncoderStream,
     decode, encode, Decoder, Encoder, DecoderStream, EncoderStream, lookup, detect, sniff, loadDetect,
     createDecodeTransform, createEncodeTransform,
-    encodings: () => names.slice(),
+    encodings: () => core.names(),
     backend: {
-      kind: 'wasm', simd: core.simd, kernel: core.kernel(), strings: core.stringPaths,
+      kind: 'wasm', simd: core.simd, strings: core.stringPaths,
+      // Asked of the core on first read: a start needs no call for it.
+      get kernel() { return kernel ??= core.kernel(); },
       // The addon's decoders in use (src/native.js), or null.
-      native: nativeIds === null ? null : { decoders: [...nativeIds].map((i) => names[i]), minBytes: nativeMinBytes },
+      native: nativeIds === null ? null : { decoders: [...nativeIds].map(nameOf), minBytes: nativeMinBytes },
     },
     // Which core answers: "native" when the addon is loaded (for the decoders in
     // backend.native; the wasm core does the rest), else the wasm build.

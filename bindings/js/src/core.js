@@ -19,20 +19,6 @@ export function createCore(instance, info) {
   const memory = w.memory;
   const HostTextDecoder = globalThis.TextDecoder;
   const HostTextEncoder = globalThis.TextEncoder;
-  // The host's UTF-16LE decoder builds strings from the core's output (UTF-16: the only
-  // form it hands text over in, the fastest to build strings from in every host measured,
-  // bench/strings.mjs) faster than String.fromCharCode on long text. ignoreBOM: a U+FEFF
-  // in the output is text.
-  let utf16Host = null;
-  if (!info.forceFromCharCode && typeof HostTextDecoder === 'function') {
-    try {
-      utf16Host = new HostTextDecoder('utf-16le', { ignoreBOM: true });
-      // An engine whose decoder ignores ignoreBOM would drop text: check once.
-      if (utf16Host.decode(new Uint8Array([0xFF, 0xFE, 0x41, 0])) !== '\uFEFFA') utf16Host = null;
-    } catch {
-      utf16Host = null;
-    }
-  }
   const hostEncoder = !info.forceFromCharCode && typeof HostTextEncoder === 'function'
     ? new HostTextEncoder() : null;
   const hasEncodeInto = hostEncoder !== null && typeof hostEncoder.encodeInto === 'function';
@@ -44,6 +30,20 @@ export function createCore(instance, info) {
   const NodeBuffer = globalThis.Buffer;
   const ucs2Slice = !info.forceFromCharCode && typeof NodeBuffer === 'function' &&
     typeof NodeBuffer.prototype?.ucs2Slice === 'function' ? uncurry(NodeBuffer.prototype.ucs2Slice) : null;
+  // Elsewhere the host's UTF-16LE decoder builds strings from the core's output (UTF-16:
+  // the only form it hands text over in, the fastest to build strings from in every host
+  // measured, bench/strings.mjs) faster than String.fromCharCode on long text. ignoreBOM: a
+  // U+FEFF in the output is text. Not made where Buffer builds them (0.07 ms of a start).
+  let utf16Host = null;
+  if (ucs2Slice === null && !info.forceFromCharCode && typeof HostTextDecoder === 'function') {
+    try {
+      utf16Host = new HostTextDecoder('utf-16le', { ignoreBOM: true });
+      // An engine whose decoder ignores ignoreBOM would drop text: check once.
+      if (utf16Host.decode(new Uint8Array([0xFF, 0xFE, 0x41, 0])) !== '\uFEFFA') utf16Host = null;
+    } catch {
+      utf16Host = null;
+    }
+  }
   let buffer = memory.buffer;
   let u8 = new Uint8Array(buffer);
   let u32 = new Uint32Array(buffer);
@@ -228,22 +228,28 @@ export function createCore(instance, info) {
   }
 
   // ---- encodings and labels
-  w.tc_names();
-  const names = [];
-  const lowerNames = [];
-  const labelsOf = [];
-  for (const line of lastString().split('\n')) {
-    if (line === '') continue;
-    const [name, ...labels] = line.split(' ');
-    names.push(name);
-    lowerNames.push(name.toLowerCase());
-    labelsOf.push(labels);
+
+  // Every encoding's name and labels, read from the core on first use (tc_names and the
+  // parsing took 0.4 ms of a cold start in Node 20, which a first decode does not need).
+  let table = null;
+  function encodingTable() {
+    if (table !== null) return table;
+    w.tc_names();
+    const names = [];
+    const lowerNames = [];
+    const labelsOf = [];
+    for (const line of lastString().split('\n')) {
+      if (line === '') continue;
+      const [name, ...labels] = line.split(' ');
+      names.push(name);
+      lowerNames.push(name.toLowerCase());
+      labelsOf.push(labels);
+    }
+    table = { names, lowerNames, labelsOf };
+    return table;
   }
-  const REPLACEMENT = names.indexOf('replacement');
-  const UTF8 = names.indexOf('UTF-8');
-  const UTF16LE = names.indexOf('UTF-16LE');
-  const UTF16BE = names.indexOf('UTF-16BE');
-  const X_USER_DEFINED = names.indexOf('x-user-defined');
+  const nameOf = (id) => encodingTable().names[id];
+  const lowerNameOf = (id) => encodingTable().lowerNames[id];
 
   // Labels seen before, with their encoding id (or -1): labels are few in practice, but the
   // map is bounded in case a program feeds it arbitrary strings.
@@ -264,6 +270,13 @@ export function createCore(instance, info) {
     return id;
   }
 
+  // Encodings the layers above single out, by id (the Standard's table order).
+  const ids = {
+    REPLACEMENT: labelId('replacement'), UTF8: labelId('utf-8'), UTF16LE: labelId('utf-16le'),
+    UTF16BE: labelId('utf-16be'), X_USER_DEFINED: labelId('x-user-defined'),
+    ISO_2022_JP: labelId('iso-2022-jp'), GBK: labelId('gbk'), EUC_KR: labelId('euc-kr'),
+  };
+
   const hex = (b) => '0x' + b.toString(16).toUpperCase().padStart(2, '0');
 
   function malformedMessage(id) {
@@ -278,7 +291,7 @@ export function createCore(instance, info) {
     }
     const what = n === 0 ? 'an incomplete sequence at the end of the input'
       : `malformed bytes ${bytes.map(hex).join(' ')}`;
-    return `the input is not valid ${names[id]}: ${what} at byte ${offset}`;
+    return `the input is not valid ${nameOf(id)}: ${what} at byte ${offset}`;
   }
 
   function unmappableMessage(id, text, utf16Input, start) {
@@ -303,11 +316,13 @@ export function createCore(instance, info) {
     const unit = text.charCodeAt(index);
     const lone = cp === 0xFFFD && unit >= 0xD800 && unit <= 0xDFFF
       ? ` (a lone surrogate, U+${unit.toString(16).toUpperCase()}, is U+FFFD when encoded)` : '';
-    return `${cpText} at index ${index} cannot be encoded in ${names[id]}${lone}`;
+    return `${cpText} at index ${index} cannot be encoded in ${nameOf(id)}${lone}`;
   }
 
   return {
-    w, names, lowerNames, labelsOf, REPLACEMENT, UTF8, UTF16LE, UTF16BE, X_USER_DEFINED,
+    w, ...ids, nameOf, lowerNameOf,
+    names: () => encodingTable().names.slice(),
+    labelsOf: (id) => encodingTable().labelsOf[id].slice(),
     simd: info.simd,
     stringPaths: { utf16: ucs2Slice !== null ? 'Buffer#ucs2Slice' : buildString !== null ? 'fromCharCodeArray' : utf16Host !== null ? 'TextDecoder' : 'fromCharCode', input: ucs2Write !== null ? 'Buffer#ucs2Write' : hasEncodeInto ? 'encodeInto' : 'charCodeAt' },
     slice(p, n) { views(); return taSlice(u8, p, p + n); },

@@ -10,7 +10,7 @@
  * @param {{ sync: (() => WebAssembly.Instance) | null, async: () => Promise<WebAssembly.Instance> }} load
  */
 export function createDetect(api, load) {
-  const { lowerNames, bytesArgument, encodingId, describe, utf8Encode } = api;
+  const { lowerNameOf, bytesArgument, encodingId, describe, utf8Encode } = api;
   const { Uint8Array, Uint32Array, Float64Array, TypeError, RangeError, Error } = globalThis;
   let loaded = null;
   let loading = null;
@@ -147,7 +147,7 @@ export function createDetect(api, load) {
     for (let i = 0; i < count; i++) {
       const b = 5 + 4 * i;
       ranking.push({
-        encoding: lowerNames[nums[b]],
+        encoding: lowerNameOf(nums[b]),
         confidence: nums[b + 1],
         score: num(nums[b + 2]),
         disqualified: (nums[b + 3] & 1) !== 0,
@@ -155,7 +155,7 @@ export function createDetect(api, load) {
       });
     }
     return {
-      encoding: lowerNames[nums[0]],
+      encoding: lowerNameOf(nums[0]),
       confidence: nums[1],
       language: language || null,
       languageName: languageName || null,
@@ -203,8 +203,8 @@ export function createDetect(api, load) {
     const detected = m.slot(5);
     const [confidence, source, kindName] = m.lastString().split('\t');
     const detection = detected === 0xFFFFFFFF ? null
-      : { encoding: lowerNames[detected], confidence: m.numbers(1)[0] };
-    return { encoding: lowerNames[id], confidence, source, kind: kindName, bomLength, detection };
+      : { encoding: lowerNameOf(detected), confidence: m.numbers(1)[0] };
+    return { encoding: lowerNameOf(id), confidence, source, kind: kindName, bomLength, detection };
   }
 
   return { detect, sniff, loadDetect };

@@ -9,7 +9,8 @@ import { STRING_BUILDER } from './string-builder.js';
 
 const loaded = await loadWasm();
 // In Node, the native addon where it is installed and faster (src/native.js).
-const native = loadNative(await nodeRequire());
+const node = await nodeRequire();
+const native = loadNative(node && node.requireFn, node && node.from);
 const api = createApi(createCore(loaded.instance, { ...loaded, stringBuilder: STRING_BUILDER }), native, NATIVE_DECODERS, NATIVE_MIN_BYTES,
   (helpers) => createDetect(helpers, loaded.detect));
 

@@ -145,6 +145,9 @@ pub struct DecodeResult {
 }
 
 /// Runs one kernel over `src` (#concept-encoding-run, one call's worth).
+// Out of line in WebAssembly: inlined, every encoding's loop lands in `Decoder::run`, and
+// an engine compiling on first call (V8) compiles them all for the first decode of one.
+#[cfg_attr(target_arch = "wasm32", inline(never))]
 fn drive<K: DecodeKernel, S: Sink>(
     kernel: &mut K,
     q: &mut Queue,

@@ -7,8 +7,11 @@ import assert from 'node:assert';
 import { createRequire } from 'node:module';
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import * as esm from '../../src/index.js';
-import { loadNative, NATIVE_DECODERS, NATIVE_MIN_BYTES } from '../../src/native.js';
+import { loadNative, nativeMayBeInstalled, NATIVE_DECODERS, NATIVE_MIN_BYTES } from '../../src/native.js';
 
 const require = createRequire(import.meta.url);
 const cjs = require('../../dist/index.cjs');
@@ -92,6 +95,45 @@ test('loadNative: 0 never loads, 1 requires the addon, unset falls back quietly'
     assert.throws(() => loadNative(absent), /TEXTCODEC_NATIVE=1 but the native addon \(the textcodec-native package\) could not be loaded: Cannot find module/);
   } finally {
     if (saved === undefined) delete process.env.TEXTCODEC_NATIVE; else process.env.TEXTCODEC_NATIVE = saved;
+  }
+});
+
+test('the addon is looked for where require would find it before it is required', () => {
+  const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'textcodec-native-'));
+  const saved = { NODE_PATH: process.env.NODE_PATH, HOME: process.env.HOME, USERPROFILE: process.env.USERPROFILE, TEXTCODEC_NATIVE: process.env.TEXTCODEC_NATIVE };
+  const restore = (name) => { if (saved[name] === undefined) delete process.env[name]; else process.env[name] = saved[name]; };
+  try {
+    delete process.env.NODE_PATH;
+    delete process.env.TEXTCODEC_NATIVE;
+    process.env.HOME = process.env.USERPROFILE = path.join(tmp, 'home');
+    const pkg = path.join(tmp, 'app', 'node_modules', 'textcodec', 'dist');
+    fs.mkdirSync(pkg, { recursive: true });
+    const from = { fs, path, dir: pkg };
+    const fake = { NativeDecoder: class {} };
+    let calls = 0;
+    const requireFn = () => { calls++; return fake; };
+    assert.strictEqual(nativeMayBeInstalled(fs, path, pkg), false);
+    assert.strictEqual(loadNative(requireFn, from), null);
+    assert.strictEqual(calls, 0, 'an absent addon is not required');
+    process.env.TEXTCODEC_NATIVE = '1';
+    assert.strictEqual(loadNative(requireFn, from), fake, 'TEXTCODEC_NATIVE=1 requires it anyway');
+    delete process.env.TEXTCODEC_NATIVE;
+    // Installed beside the package (its parent node_modules), in NODE_PATH, in ~/.node_modules.
+    for (const where of [path.join(tmp, 'app', 'node_modules'), path.join(tmp, 'elsewhere'), path.join(tmp, 'home', '.node_modules')]) {
+      const addon = path.join(where, 'textcodec-native');
+      fs.mkdirSync(addon, { recursive: true });
+      if (where.endsWith('elsewhere')) process.env.NODE_PATH = where;
+      assert.strictEqual(nativeMayBeInstalled(fs, path, pkg), true, where);
+      calls = 0;
+      assert.strictEqual(loadNative(requireFn, from), fake, where);
+      assert.strictEqual(calls, 1, where);
+      fs.rmSync(addon, { recursive: true });
+      delete process.env.NODE_PATH;
+    }
+    assert.strictEqual(nativeMayBeInstalled(fs, path, pkg), false);
+  } finally {
+    for (const name of Object.keys(saved)) restore(name);
+    fs.rmSync(tmp, { recursive: true, force: true });
   }
 });
 

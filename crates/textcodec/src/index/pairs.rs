@@ -48,8 +48,6 @@ impl PairLayout {
     // Bounds: every caller's leads are at least 0x80 and its rows and columns below 255
     // (at most 126 rows, 190 columns), so the tables are indexed in range and the row and
     // column numbers fit a byte without meeting NONE.
-    // The `compact` layout builds its five at run time: one copy.
-    #[inline(never)]
     #[allow(
         clippy::indexing_slicing,
         clippy::arithmetic_side_effects,
@@ -94,12 +92,20 @@ impl PairLayout {
         }
     }
 
+    /// The same layout over `index` (its rows and columns made at compile time).
+    const fn with_index(self, index: &'static [u16]) -> Self {
+        PairLayout { index, ..self }
+    }
+
     /// The BMP code point of the pair `lead trail`, 0 if it is not a valid pair (not a lead
     /// and a trail, no index entry, or a Big5 plane-2 entry).
     // Bounds: `lead - 0x80` is checked against the 128 rows, `trail < 256` indexes the
     // columns; a row start (below 0x8000) plus a column (at most 0x8000) fits `usize`;
     // the pointer is checked against the index and the astral bit words before they are
     // read. The EUDC code point is at most 0xE000 + 1879.
+    // The `compact` layout builds its tables with `fill_row`, which its tests check
+    // against the Standard's arithmetic.
+    #[cfg_attr(feature = "compact", allow(dead_code))]
     #[inline(always)]
     #[allow(
         clippy::indexing_slicing,
@@ -131,6 +137,96 @@ impl PairLayout {
             }
             _ => code_point,
         }
+    }
+}
+
+/// The `compact` layout's first-use build of a [`PairTable`], row by row.
+#[cfg(feature = "compact")]
+impl PairLayout {
+    /// The trails as runs of consecutive columns: (first trail, its column, length).
+    // Bounds: `trail + len <= 256`, the length of `column_of`; columns are below NONE.
+    #[allow(clippy::indexing_slicing, clippy::arithmetic_side_effects)]
+    pub(crate) fn trail_runs(&self) -> alloc::vec::Vec<(usize, usize, usize)> {
+        let mut runs = alloc::vec::Vec::new();
+        let mut trail = 0;
+        while trail < 256 {
+            let column = self.column_of[trail];
+            if column == NONE {
+                trail += 1;
+                continue;
+            }
+            let mut len = 1;
+            while trail + len < 256
+                && usize::from(self.column_of[trail + len]) == usize::from(column) + len
+            {
+                len += 1;
+            }
+            runs.push((trail, usize::from(column), len));
+            trail += len;
+        }
+        runs
+    }
+
+    /// Writes the pairs of `lead` into `row` (all 0 before), each trail's as [`Self::get`]
+    /// gives it, with a run of trails copied from the index at once: a loop over every
+    /// byte pair ran long enough in WebAssembly for V8 to compile it again with its
+    /// optimising compiler, which competed with the first decode for the CPU. Returns
+    /// whether the row holds a pair.
+    // Bounds: `lead - 0x80` is checked against the rows; runs lie in the 256 trails
+    // (`trail_runs`); a row start plus a column fits `usize`, and the copy is clamped to the
+    // index; EUDC pointers are at most 10715, and the astral words are read with `get`.
+    #[allow(
+        clippy::indexing_slicing,
+        clippy::arithmetic_side_effects,
+        clippy::cast_possible_truncation
+    )]
+    pub(crate) fn fill_row(
+        &self,
+        lead: u8,
+        runs: &[(usize, usize, usize)],
+        row: &mut [u16; 256],
+    ) -> bool {
+        let Some(&start) = self.row_start.get(usize::from(lead.wrapping_sub(0x80))) else {
+            return false;
+        };
+        if start == NONE {
+            return false;
+        }
+        let mut any = false;
+        for &(trail, column, len) in runs {
+            let cells = &mut row[trail..trail + len];
+            let from = usize::from(start) + column;
+            // The index may end within a row (Shift_JIS's last rows are EUDC pointers).
+            if let Some(index) = self.index.get(from..) {
+                let have = index.len().min(len);
+                cells[..have].copy_from_slice(&index[..have]);
+            }
+            match self.quirk {
+                Quirk::None => {}
+                Quirk::ShiftJisEudc => {
+                    let first = from.max(8836);
+                    let end = (from + len).min(10716);
+                    for pointer in first..end {
+                        let cell = &mut cells[pointer - from];
+                        if *cell == 0 {
+                            *cell = (0xE000 - 8836 + pointer) as u16;
+                        }
+                    }
+                }
+                Quirk::Big5Plane2 => {
+                    let astral = &generated::big5::BIG5_DECODE_ASTRAL;
+                    for (k, cell) in cells.iter_mut().enumerate() {
+                        let pointer = from + k;
+                        let word = astral.get(pointer / 32).copied().unwrap_or(0);
+                        if word >> (pointer % 32) & 1 == 1 {
+                            *cell = 0;
+                        }
+                    }
+                }
+            }
+            any = any || cells.iter().any(|&c| c != 0);
+        }
+        any
     }
 }
 
@@ -196,7 +292,10 @@ macro_rules! pair_tables {
         $(#[$doc])*
         #[inline(always)]
         pub(crate) fn $name() -> &'static PairTable {
-            pair_table!(PairLayout::new(decode::$decode(), $row_len, $leads, $trails, $quirk))
+            // The rows and columns at compile time in both layouts (the `compact` one
+            // would otherwise compile and run `new` on a first decode).
+            const SHAPE: PairLayout = PairLayout::new(&[], $row_len, $leads, $trails, $quirk);
+            pair_table!(SHAPE.with_index(decode::$decode()))
         }
     )*};
 }

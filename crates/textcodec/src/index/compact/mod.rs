@@ -268,12 +268,10 @@ impl PairTable {
     pub(super) fn boxed(layout: &PairLayout) -> Box<Self> {
         let mut rows = boxed_array::<[u16; 256], 128>([0; 256]);
         let mut lead_map = [0u8; 128];
+        let runs = layout.trail_runs();
         for ((lead, row), marked) in (0x80..=0xFF).zip(rows.iter_mut()).zip(&mut lead_map) {
-            for (trail, pair) in (0..=0xFF).zip(row.iter_mut()) {
-                *pair = layout.get(lead, trail);
-                if *pair != 0 {
-                    *marked = 0xFF;
-                }
+            if layout.fill_row(lead, &runs, row) {
+                *marked = 0xFF;
             }
         }
         Box::new(PairTable { rows, lead_map })
