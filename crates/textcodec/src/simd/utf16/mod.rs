@@ -163,7 +163,7 @@ pub(super) mod avx2;
     all(target_arch = "aarch64", target_endian = "little"),
     all(target_arch = "wasm32", target_feature = "simd128")
 ))]
-mod pack;
+pub(in crate::simd) mod pack;
 
 /// UTF-16 → UTF-8 with AVX-512. Windows of 32 units without surrogates take one of three
 /// paths: below U+0080 and U+0800 (16-bit lanes, one `vpcompressb`), all from U+0800 on
