@@ -23,15 +23,28 @@ pub(crate) fn from_utf16(src: &[u16], dst: &mut Slots<u8>) -> usize {
 /// and each half is packed by `pshufb` with the `TWO_BYTE_LANES` entry for its 8-bit
 /// ASCII mask and stored as 16 bytes: up to 8 scratch bytes past what it reports, which
 /// the next store overwrites or, after the last, are left in `dst` (never past its end).
-/// Stops with fewer than 32 bytes left or 64 bytes of room. Returns (bytes read, bytes
-/// written).
+/// Near-ASCII input (`ascii::avx2::mostly_ascii`) also runs a tight loop over 64 ASCII
+/// bytes at a time before each step. Stops with fewer than 32 bytes left or 64 bytes of
+/// room. Returns (bytes read, bytes written).
 #[target_feature(enable = "avx2,popcnt")]
-// Hot loop. Bounds: a step runs only while `i + 32 <= src.len()` and `written + 64 <=
-// dst.len()`, reads `src[i..i + 32]` and writes at most 64 bytes from `written`: the
-// four packed halves start at `written` plus 0..=0, 8..=16, 16..=32 and 24..=48 bytes
-// and are stored as 16 bytes each.
-#[allow(clippy::arithmetic_side_effects, clippy::indexing_slicing)]
 pub(crate) fn to_utf8(src: &[u8], dst: &mut Slots<u8>) -> (usize, usize) {
+    if crate::simd::ascii::avx2::mostly_ascii(src) {
+        steps::<true>(src, dst)
+    } else {
+        steps::<false>(src, dst)
+    }
+}
+
+/// [`to_utf8`]'s loop, with or without the ASCII loop.
+#[target_feature(enable = "avx2,popcnt")]
+#[inline]
+// Hot loop. Bounds: the ASCII loop runs while `i + 64 <= src.len()` and `written + 64 <=
+// dst.len()` and copies 64 bytes; a step runs only while `i + 32 <= src.len()` and
+// `written + 64 <= dst.len()`, reads `src[i..i + 32]` and writes at most 64 bytes from
+// `written`: the four packed halves start at `written` plus 0, 8..=16, 16..=32 and
+// 24..=48 bytes and are stored as 16 bytes each.
+#[allow(clippy::arithmetic_side_effects, clippy::indexing_slicing)]
+fn steps<const ASCII_RUNS: bool>(src: &[u8], dst: &mut Slots<u8>) -> (usize, usize) {
     let (s, d) = (src.as_ptr(), out_ptr(dst));
     let (c2, x_bf) = (
         _mm256_set1_epi8(0xC2u8 as i8),
@@ -39,6 +52,29 @@ pub(crate) fn to_utf8(src: &[u8], dst: &mut Slots<u8>) -> (usize, usize) {
     );
     let (mut i, mut written) = (0, 0);
     while i + 32 <= src.len() && written + 64 <= dst.len() {
+        // ASCII text: 64 bytes per step while they are ASCII.
+        while ASCII_RUNS && i + 64 <= src.len() && written + 64 <= dst.len() {
+            // SAFETY: `i + 64 <= src.len()`.
+            let (a, b) = unsafe {
+                (
+                    _mm256_loadu_si256(s.add(i).cast()),
+                    _mm256_loadu_si256(s.add(i + 32).cast()),
+                )
+            };
+            if _mm256_movemask_epi8(_mm256_or_si256(a, b)) != 0 {
+                break;
+            }
+            // SAFETY: `written + 64 <= dst.len()`.
+            unsafe {
+                _mm256_storeu_si256(d.add(written).cast(), a);
+                _mm256_storeu_si256(d.add(written + 32).cast(), b);
+            }
+            i += 64;
+            written += 64;
+        }
+        if i + 32 > src.len() || written + 64 > dst.len() {
+            break;
+        }
         // SAFETY: `i + 32 <= src.len()`.
         let v = unsafe { _mm256_loadu_si256(s.add(i).cast()) };
         let high = _mm256_movemask_epi8(v) as u32;
