@@ -157,7 +157,8 @@ pub(super) mod sse4;
 #[cfg(target_arch = "x86_64")]
 pub(super) mod avx2;
 
-/// Packing tables of the SSE4, AVX2, NEON and simd128 UTF-16 → UTF-8 kernels.
+/// Packing tables of the SSE4, AVX2, NEON and simd128 UTF-16 → UTF-8 kernels (and of
+/// AVX2's Latin-1 → UTF-8, whose lanes are the same).
 #[cfg(any(
     target_arch = "x86_64",
     all(target_arch = "aarch64", target_endian = "little"),

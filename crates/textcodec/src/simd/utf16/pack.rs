@@ -1,5 +1,5 @@
 //! `pshufb` tables that pack the UTF-8 bytes built in fixed-width lanes (the SSE4 and AVX2
-//! UTF-16 → UTF-8 kernels), built at compile time. A table entry lists, in order, the
+//! UTF-16 → UTF-8 kernels, AVX2's Latin-1 → UTF-8), built at compile time. A table entry lists, in order, the
 //! lane bytes that belong to the output; unused positions hold 0x80 (`pshufb` writes 0).
 
 /// Bytes of a 16-bit lane that hold one or two UTF-8 bytes: indexed by the mask of the
