@@ -365,7 +365,7 @@ const AVX2_MEM: MemKernels = MemKernels {
     utf16_prefix_len_below: some!(scan::avx2, utf16_prefix_len_below),
     latin1_to_utf16: some!(latin1::avx2, to_utf16),
     utf16_to_latin1: some!(latin1::avx2, from_utf16),
-    ..SSE4_MEM
+    latin1_to_utf8: some!(latin1::avx2, to_utf8),
 };
 
 /// AVX2 plus AVX-512 F/BW/VL/VBMI/VBMI2 (compress-based transcoding). ASCII scanning and

@@ -51,7 +51,8 @@ pub(crate) fn from_utf16_with(k: &Level, src: &[u16], dst: &mut Slots<u8>) -> us
 
 /// Converts `src` to UTF-8, whole characters only, as far as `dst` has room. Returns
 /// (bytes read, bytes written). `dst` past the bytes written may hold scratch bytes (the
-/// AVX-512 kernel's 64-byte stores), as `mem`'s output buffers allow.
+/// AVX-512 kernel's 64-byte stores, the AVX2 kernel's 16-byte ones), as `mem`'s output
+/// buffers allow.
 #[inline]
 pub(crate) fn to_utf8(src: &[u8], dst: &mut Slots<u8>) -> (usize, usize) {
     to_utf8_with(level(), src, dst)
@@ -107,6 +108,8 @@ mod generic;
 #[cfg(target_arch = "x86_64")]
 pub(super) mod sse2;
 
+/// Latin-1 ↔ UTF-16 of `generic.rs`, and Latin-1 → UTF-8 with AVX2: 32 bytes per step,
+/// each 8 bytes' one or two UTF-8 bytes packed by `pshufb`.
 #[cfg(target_arch = "x86_64")]
 pub(super) mod avx2;
 

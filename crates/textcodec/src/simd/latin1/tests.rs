@@ -133,3 +133,80 @@ fn latin1_to_utf8_of_near_ascii_text_matches_the_oracle() {
         }
     }
 }
+
+/// Every offset of `src` and of `dst` from a 64-byte boundary, and a single non-ASCII
+/// byte (or a run of them) at every position of the first 100: the packed stores of each
+/// 8-byte group land where the lengths before it say, for any alignment. `dst` is
+/// exactly as long as the output, then a guard.
+#[test]
+fn latin1_to_utf8_at_every_offset_matches_the_oracle() {
+    for k in available_levels() {
+        for offset in 0..64 {
+            for at in 0..100 {
+                for run in [1, 9, 40] {
+                    let len = 160 - offset % 7;
+                    let mut src: Vec<u8> =
+                        (0..offset + len).map(|i| b'a' + (i % 26) as u8).collect();
+                    for (j, b) in src[offset..].iter_mut().enumerate().skip(at).take(run) {
+                        *b = 0x80 + (j.wrapping_mul(37) % 0x80) as u8;
+                    }
+                    let src = &src[offset..];
+                    let expected = naive_utf8(src);
+                    let mut buf = alloc::vec![0xAAu8; offset + expected.len() + GUARD];
+                    let dst = &mut buf[offset..offset + expected.len()];
+                    let (read, written) = to_utf8_with(k, src, slots(dst));
+                    assert_eq!(
+                        (read, written),
+                        (src.len(), expected.len()),
+                        "{k:?} {offset} {at} {run}"
+                    );
+                    assert_eq!(
+                        &buf[offset..offset + written],
+                        &expected[..],
+                        "{k:?} {offset} {at} {run}"
+                    );
+                    assert!(
+                        buf[offset + expected.len()..].iter().all(|&b| b == 0xAA),
+                        "{k:?} {offset} {at} {run}: wrote past the end of dst"
+                    );
+                }
+            }
+        }
+    }
+}
+
+/// Every byte value in every position of a 32-byte vector: each lead (C2 or C3) and
+/// continuation byte, and each 8-bit ASCII mask's packing entry.
+#[test]
+fn latin1_to_utf8_of_every_byte_matches_the_oracle() {
+    for k in available_levels() {
+        for shift in 0..32 {
+            let src: Vec<u8> = (0..512usize).map(|i| (i + shift) as u8).collect();
+            // Masks of 8 bytes: each of the 256 patterns of ASCII and non-ASCII bytes.
+            let masks: Vec<u8> = (0..256usize * 8)
+                .map(|i| {
+                    if (i / 8 + shift) >> (i % 8) & 1 == 1 {
+                        0xE0 + (i % 32) as u8
+                    } else {
+                        b'0' + (i % 10) as u8
+                    }
+                })
+                .collect();
+            for src in [&src[..], &masks[..]] {
+                let expected = naive_utf8(src);
+                let mut buf = alloc::vec![0xAAu8; expected.len() + GUARD];
+                let (read, written) = to_utf8_with(k, src, slots(&mut buf[..expected.len()]));
+                assert_eq!(
+                    (read, written),
+                    (src.len(), expected.len()),
+                    "{k:?} {shift}"
+                );
+                assert_eq!(&buf[..written], &expected[..], "{k:?} {shift}");
+                assert!(
+                    buf[expected.len()..].iter().all(|&b| b == 0xAA),
+                    "{k:?} {shift}"
+                );
+            }
+        }
+    }
+}

@@ -157,13 +157,14 @@ pub(super) mod sse4;
 #[cfg(target_arch = "x86_64")]
 pub(super) mod avx2;
 
-/// Packing tables of the SSE4, AVX2, NEON and simd128 UTF-16 → UTF-8 kernels.
+/// Packing tables of the SSE4, AVX2, NEON and simd128 UTF-16 → UTF-8 kernels (and of
+/// AVX2's Latin-1 → UTF-8, whose lanes are the same).
 #[cfg(any(
     target_arch = "x86_64",
     all(target_arch = "aarch64", target_endian = "little"),
     all(target_arch = "wasm32", target_feature = "simd128")
 ))]
-mod pack;
+pub(in crate::simd) mod pack;
 
 /// UTF-16 → UTF-8 with AVX-512. Windows of 32 units without surrogates take one of three
 /// paths: below U+0080 and U+0800 (16-bit lanes, one `vpcompressb`), all from U+0800 on

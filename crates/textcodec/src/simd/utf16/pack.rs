@@ -1,11 +1,11 @@
 //! `pshufb` tables that pack the UTF-8 bytes built in fixed-width lanes (the SSE4 and AVX2
-//! UTF-16 → UTF-8 kernels), built at compile time. A table entry lists, in order, the
+//! UTF-16 → UTF-8 kernels, AVX2's Latin-1 → UTF-8), built at compile time. A table entry lists, in order, the
 //! lane bytes that belong to the output; unused positions hold 0x80 (`pshufb` writes 0).
 
 /// Bytes of a 16-bit lane that hold one or two UTF-8 bytes: indexed by the mask of the
 /// 8 lanes (bit i: lane i is one byte long, below U+0080), the bytes to keep in order
 /// (byte 2i, then byte 2i + 1 if lane i is two bytes long).
-pub(super) static TWO_BYTE_LANES: [[u8; 16]; 256] = two_byte_lanes();
+pub(in crate::simd) static TWO_BYTE_LANES: [[u8; 16]; 256] = two_byte_lanes();
 
 /// Bytes of a 32-bit lane that hold one to three UTF-8 bytes: indexed by
 /// `at_least_2 | at_least_3 << 4` for 4 lanes (bit i of each: lane i is at least two or
