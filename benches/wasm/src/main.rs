@@ -17,7 +17,7 @@
 //!
 //! Rows: UTF-8 → UTF-16 (`TextDecoder`'s work), UTF-16 → UTF-8 from `u16` units
 //! (`TextEncoder`'s), UTF-16LE bytes → UTF-8, UTF-8 validation, single-byte decoding
-//! (windows-1252, windows-1251) into UTF-16 and UTF-8, and the CJK encodings into UTF-16 (the
+//! (windows-1252, windows-1251, KOI8-R, IBM866) into UTF-16 and UTF-8, and the CJK encodings into UTF-16 (the
 //! JavaScript package's decode). Before
 //! timing, each row checks that both libraries produce the same output.
 //!
@@ -377,6 +377,24 @@ fn main() {
             Encoding::Windows1251,
             Kind::ToUtf8,
             &["ru.text", "uk.text", "ru.po"],
+        ),
+        (
+            "KOI8-R → UTF-16",
+            Encoding::Koi8R,
+            Kind::ToUtf16,
+            &["ru.text", "uk.text"],
+        ),
+        (
+            "IBM866 → UTF-16",
+            Encoding::Ibm866,
+            Kind::ToUtf16,
+            &["ru.text"],
+        ),
+        (
+            "KOI8-R → UTF-8",
+            Encoding::Koi8R,
+            Kind::ToUtf8,
+            &["ru.text"],
         ),
         (
             "Shift_JIS → UTF-16",
