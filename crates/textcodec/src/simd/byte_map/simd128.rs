@@ -123,22 +123,29 @@ impl Groups {
             return None;
         }
         let high = i8x16_swizzle(self.high, nibbles);
-        let mut index = v128_and(bytes, u8x16_splat(0x7F));
-        let mut tables = planes.low.iter();
+        let index = v128_and(bytes, u8x16_splat(0x7F));
         // ASCII (0x00-0x7F) and 0xC0-0xFF only, as signed bytes -64 and up: the upper four
         // tables (an ASCII lane's lookup is replaced below).
-        if u8x16_all_true(i8x16_ge(bytes, i8x16_splat(-64))) {
-            index = u8x16_sub(index, u8x16_splat(64));
-            tables.nth(3);
-        }
-        let mut low = u8x16_splat(0);
-        for l in tables {
-            low = v128_or(low, i8x16_swizzle(*l, index));
-            index = u8x16_sub(index, u8x16_splat(16));
-        }
+        let low = match planes.low.last_chunk::<4>() {
+            Some(upper) if u8x16_all_true(i8x16_ge(bytes, i8x16_splat(-64))) => {
+                or_lookups(upper, u8x16_sub(index, u8x16_splat(64)))
+            }
+            _ => or_lookups(&planes.low, index),
+        };
         let non_ascii = i8x16_lt(bytes, i8x16_splat(0));
         Some((v128_bitselect(low, bytes, non_ascii), high))
     }
+}
+
+/// The ORed lookups of `index` in consecutive 16-entry tables (see the module docs).
+#[inline(always)]
+fn or_lookups<const N: usize>(tables: &[v128; N], mut index: v128) -> v128 {
+    let mut out = u8x16_splat(0);
+    for t in tables {
+        out = v128_or(out, i8x16_swizzle(*t, index));
+        index = u8x16_sub(index, u8x16_splat(16));
+    }
+    out
 }
 
 /// The table's linear range (its letters, mostly: `index::byte_map::linear_range`) in registers: a
