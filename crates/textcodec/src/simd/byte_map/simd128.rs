@@ -7,10 +7,8 @@
 //! one past the table's end is 16 or more: both give 0) and the eight results are ORed:
 //! sixteen lookups per 16 bytes, each entry taken from exactly one table. (SSE4's
 //! `pshufb` reads the low four bits of any index below 0x80, hence its XOR-chained
-//! tables; NEON's `tbl` looks up 64 entries at once.) A block whose bytes all lie in
-//! groups of 16 entries with one high byte takes fewer lookups ([`Groups`]). The planes
-//! are interleaved back into units, or packed to UTF-8 with the UTF-16 → UTF-8 kernel's
-//! steps.
+//! tables; NEON's `tbl` looks up 64 entries at once.) The planes are interleaved back
+//! into units, or packed to UTF-8 with the UTF-16 → UTF-8 kernel's steps.
 
 use core::mem::MaybeUninit;
 
@@ -70,82 +68,6 @@ impl Planes {
         let surrogate = u8x16_eq(v128_and(high, u8x16_splat(0xF8)), u8x16_splat(0xD8));
         (low, high, v128_and(v128_or(zero, surrogate), non_ascii))
     }
-}
-
-/// The groups of 16 non-ASCII entries (`0x80 + 16g ..`) that share one high byte and hold
-/// no error byte (KOI8-R's letters 0xC0-0xFF are four such groups): a block whose
-/// non-ASCII bytes all lie in them takes its high plane from one lookup by the high
-/// nibble, and its low plane from the upper four tables alone when its non-ASCII bytes are
-/// all 0xC0 or above, without the error checks.
-struct Groups {
-    /// By a byte's high nibble: 0xFF for ASCII and for such a group, else 0.
-    uniform: v128,
-    /// By a byte's high nibble: such a group's high byte (0 for ASCII).
-    high: v128,
-    /// Whether any group is such a group.
-    any: bool,
-}
-
-impl Groups {
-    // Bounds: `g < 8` (the eight tables), so `8 + g` indexes the 16 nibbles.
-    #[allow(clippy::arithmetic_side_effects, clippy::indexing_slicing)]
-    fn new(planes: &Planes) -> Self {
-        let (mut uniform, mut high) = ([0u8; 16], [0u8; 16]);
-        uniform[..8].fill(0xFF);
-        let mut any = false;
-        for (g, (l, h)) in planes.low.iter().zip(&planes.high).enumerate() {
-            let first = u8x16_extract_lane::<0>(*h);
-            let same = u8x16_all_true(u8x16_eq(*h, u8x16_splat(first)));
-            // Every entry non-zero (an error byte's entry is 0), and none a surrogate.
-            if same && u8x16_all_true(v128_or(*l, *h)) && first & 0xF8 != 0xD8 {
-                uniform[8 + g] = 0xFF;
-                high[8 + g] = first;
-                any = true;
-            }
-        }
-        let load = |bytes: &[u8; 16]| {
-            // SAFETY: `bytes` is 16 readable bytes.
-            unsafe { v128_load(bytes.as_ptr().cast()) }
-        };
-        Groups {
-            uniform: load(&uniform),
-            high: load(&high),
-            any,
-        }
-    }
-
-    /// The low and high planes of 16 bytes whose non-ASCII bytes all lie in the groups,
-    /// else `None`.
-    #[inline(always)]
-    fn map(&self, planes: &Planes, bytes: v128) -> Option<(v128, v128)> {
-        let nibbles = u8x16_shr(bytes, 4);
-        if !self.any || !u8x16_all_true(i8x16_swizzle(self.uniform, nibbles)) {
-            return None;
-        }
-        let high = i8x16_swizzle(self.high, nibbles);
-        let index = v128_and(bytes, u8x16_splat(0x7F));
-        // ASCII (0x00-0x7F) and 0xC0-0xFF only, as signed bytes -64 and up: the upper four
-        // tables (an ASCII lane's lookup is replaced below).
-        let low = match planes.low.last_chunk::<4>() {
-            Some(upper) if u8x16_all_true(i8x16_ge(bytes, i8x16_splat(-64))) => {
-                or_lookups(upper, u8x16_sub(index, u8x16_splat(64)))
-            }
-            _ => or_lookups(&planes.low, index),
-        };
-        let non_ascii = i8x16_lt(bytes, i8x16_splat(0));
-        Some((v128_bitselect(low, bytes, non_ascii), high))
-    }
-}
-
-/// The ORed lookups of `index` in consecutive 16-entry tables (see the module docs).
-#[inline(always)]
-fn or_lookups<const N: usize>(tables: &[v128; N], mut index: v128) -> v128 {
-    let mut out = u8x16_splat(0);
-    for t in tables {
-        out = v128_or(out, i8x16_swizzle(*t, index));
-        index = u8x16_sub(index, u8x16_splat(16));
-    }
-    out
 }
 
 /// The table's linear range (its letters, mostly: `index::byte_map::linear_range`) in registers: a
@@ -260,8 +182,6 @@ pub(in crate::simd) fn to_utf16(src: &[u8], map: &ByteMap<'_>, dst: &mut Slots<u
     let n = src.len().min(dst.len());
     let planes = Planes::load(units);
     let linear = Linear::new(range);
-    // Built at the first block that needs the lookups.
-    let mut groups: Option<Groups> = None;
     let mut i = 0;
     while i + STEP <= n {
         // SAFETY: `i + 16 <= n`: the load reads `src[i..i + 16]`.
@@ -289,11 +209,7 @@ pub(in crate::simd) fn to_utf16(src: &[u8], map: &ByteMap<'_>, dst: &mut Slots<u
                 continue;
             }
         }
-        let groups = groups.get_or_insert_with(|| Groups::new(&planes));
-        let (low, high, errors) = match groups.map(&planes, bytes) {
-            Some((low, high)) => (low, high, u8x16_splat(0)),
-            None => planes.map(bytes),
-        };
+        let (low, high, errors) = planes.map(bytes);
         let (a, b) = interleave(low, high);
         let errors = u8x16_bitmask(errors);
         if errors != 0 {
@@ -378,8 +294,6 @@ pub(in crate::simd) fn to_utf8(
     let (units, range) = (map.units, map.linear);
     let planes = Planes::load(units);
     let linear = Linear::new(range);
-    // Built at the first block that needs the lookups.
-    let mut groups: Option<Groups> = None;
     let (mut i, mut written) = (0, 0);
     while i + STEP <= src.len() && written + ROOM <= dst.len() {
         // SAFETY: `i + 16 <= src.len()`: the load reads `src[i..i + 16]`.
@@ -410,11 +324,7 @@ pub(in crate::simd) fn to_utf8(
         let (a, b) = match linear_units {
             Some(units) => units,
             None => {
-                let groups = groups.get_or_insert_with(|| Groups::new(&planes));
-                let (low, high, errors) = match groups.map(&planes, bytes) {
-                    Some((low, high)) => (low, high, u8x16_splat(0)),
-                    None => planes.map(bytes),
-                };
+                let (low, high, errors) = planes.map(bytes);
                 let (a, b) = interleave(low, high);
                 let errors = u8x16_bitmask(errors);
                 if errors != 0 {
