@@ -43,12 +43,6 @@ impl DecodeKernel for XUserDefinedDecoder {
 
     #[inline]
     fn fast<S: Sink>(&mut self, src: &[u8], dst: &mut S) -> usize {
-        let map = ByteMap {
-            units: &DECODE_UNITS,
-            utf8: &DECODE_UTF8,
-            has_errors: false,
-            linear: LINEAR,
-        };
         if S::IS_UTF16 {
             // Every byte is valid, and the mapping is arithmetic: the bulk kernel where the
             // CPU has one, then one pass over what fits, in a loop the compiler vectorises.
@@ -59,6 +53,13 @@ impl DecodeKernel for XUserDefinedDecoder {
             };
             bulk.saturating_add(dst.push_bmp_run(src.get(bulk..).unwrap_or_default(), decode_byte))
         } else {
+            let (units, utf8) = tables();
+            let map = ByteMap {
+                units,
+                utf8,
+                has_errors: false,
+                linear: LINEAR,
+            };
             super::fast_byte_map(src, dst, &map)
         }
     }
@@ -67,7 +68,7 @@ impl DecodeKernel for XUserDefinedDecoder {
 /// `decode_byte` for every byte (never 0: every byte is valid).
 // Bounds: `b < 256`, the table's length (evaluated at compile time).
 #[allow(clippy::indexing_slicing, clippy::arithmetic_side_effects)]
-static DECODE_UNITS: [u16; 256] = {
+const UNITS: [u16; 256] = {
     let mut table = [0u16; 256];
     let mut b = 0;
     while b < 256 {
@@ -77,11 +78,32 @@ static DECODE_UNITS: [u16; 256] = {
     table
 };
 
-/// The same as UTF-8 bytes.
-static DECODE_UTF8: [u32; 256] = crate::index::byte_map::utf8_table(&DECODE_UNITS);
+/// The byte map's tables: `UNITS`, and the same as UTF-8 bytes. Static by default; the
+/// `compact` layout builds them on first use (1.5 KB of its footprint budget).
+fn tables() -> (&'static [u16; 256], &'static [u32; 256]) {
+    #[cfg(not(feature = "compact"))]
+    {
+        static DECODE_UNITS: [u16; 256] = UNITS;
+        static DECODE_UTF8: [u32; 256] = crate::index::byte_map::utf8_table(&UNITS);
+        (&DECODE_UNITS, &DECODE_UTF8)
+    }
+    #[cfg(feature = "compact")]
+    {
+        type Tables = ([u16; 256], [u32; 256]);
+        static TABLES: crate::once::Once<Tables> = crate::once::Once::new();
+        let built = TABLES.get_or_init(|| {
+            let mut units = [0u16; 256];
+            for (b, unit) in (0..=255u8).zip(units.iter_mut()) {
+                *unit = decode_byte(b);
+            }
+            let utf8 = crate::index::byte_map::utf8_table(&units);
+            alloc::boxed::Box::new((units, utf8))
+        });
+        (&built.0, &built.1)
+    }
+}
 
-static LINEAR: crate::index::byte_map::LinearRange =
-    crate::index::byte_map::linear_range(&DECODE_UNITS);
+static LINEAR: crate::index::byte_map::LinearRange = crate::index::byte_map::linear_range(&UNITS);
 
 /// x-user-defined's encoder.
 #[derive(Clone, Copy, Debug, Default)]

@@ -53,6 +53,7 @@ impl PairLayout {
         clippy::arithmetic_side_effects,
         clippy::cast_possible_truncation
     )]
+    #[cfg_attr(all(feature = "compact", not(target_arch = "wasm32")), inline(never))]
     const fn new(
         index: &'static [u16],
         row_len: usize,
@@ -93,6 +94,7 @@ impl PairLayout {
     }
 
     /// The same layout over `index` (its rows and columns made at compile time).
+    #[cfg(any(not(feature = "compact"), target_arch = "wasm32"))]
     const fn with_index(self, index: &'static [u16]) -> Self {
         PairLayout { index, ..self }
     }
@@ -103,9 +105,7 @@ impl PairLayout {
     // columns; a row start (below 0x8000) plus a column (at most 0x8000) fits `usize`;
     // the pointer is checked against the index and the astral bit words before they are
     // read. The EUDC code point is at most 0xE000 + 1879.
-    // The `compact` layout builds its tables with `fill_row`, which its tests check
-    // against the Standard's arithmetic.
-    #[cfg_attr(feature = "compact", allow(dead_code))]
+    #[cfg_attr(all(feature = "compact", target_arch = "wasm32"), allow(dead_code))]
     #[inline(always)]
     #[allow(
         clippy::indexing_slicing,
@@ -140,8 +140,9 @@ impl PairLayout {
     }
 }
 
-/// The `compact` layout's first-use build of a [`PairTable`], row by row.
-#[cfg(feature = "compact")]
+/// The `compact` layout's first-use build of a [`PairTable`] in WebAssembly, row by row
+/// (tested natively against [`PairLayout::get`]).
+#[cfg(all(feature = "compact", any(target_arch = "wasm32", test)))]
 impl PairLayout {
     /// The trails as runs of consecutive columns: (first trail, its column, length).
     // Bounds: `trail + len <= 256`, the length of `column_of`; columns are below NONE.
@@ -292,12 +293,45 @@ macro_rules! pair_tables {
         $(#[$doc])*
         #[inline(always)]
         pub(crate) fn $name() -> &'static PairTable {
-            // The rows and columns at compile time in both layouts (the `compact` one
-            // would otherwise compile and run `new` on a first decode).
+            // The rows and columns at compile time, except in the `compact` layout outside
+            // WebAssembly, which makes them at its first use in one copy of `new`: five
+            // layouts of 768 bytes each put it 2.5 KB over its footprint budget
+            // (.ci/extra.d/size.sh). In WebAssembly a first decode would compile and run
+            // `new` (the first-call latency of the JavaScript package).
+            #[cfg(any(not(feature = "compact"), target_arch = "wasm32"))]
             const SHAPE: PairLayout = PairLayout::new(&[], $row_len, $leads, $trails, $quirk);
-            pair_table!(SHAPE.with_index(decode::$decode()))
+            #[cfg(any(not(feature = "compact"), target_arch = "wasm32"))]
+            return pair_table!(SHAPE.with_index(decode::$decode()));
+            #[cfg(all(feature = "compact", not(target_arch = "wasm32")))]
+            return pair_table!(PairLayout::new(decode::$decode(), $row_len, $leads, $trails, $quirk));
         }
-    )*};
+    )*
+        /// Every layout, for the tests.
+        #[cfg(all(test, feature = "compact"))]
+        fn all_layouts() -> alloc::vec::Vec<(&'static str, PairLayout)> {
+            alloc::vec![$((stringify!($name), PairLayout::new(decode::$decode(), $row_len, $leads, $trails, $quirk))),*]
+        }
+    };
+}
+
+/// WebAssembly's row-at-a-time build gives every pair `get` gives.
+#[cfg(all(test, feature = "compact"))]
+#[test]
+#[allow(clippy::indexing_slicing)]
+fn fill_row_matches_get() {
+    let mut pairs = 0;
+    for (name, layout) in all_layouts() {
+        let runs = layout.trail_runs();
+        for lead in 0x80..=0xFFu8 {
+            let mut row = [0u16; 256];
+            let any = layout.fill_row(lead, &runs, &mut row);
+            let want: alloc::vec::Vec<u16> = (0..=0xFFu8).map(|t| layout.get(lead, t)).collect();
+            assert_eq!(&row[..], &want[..], "{name} lead {lead:#04X}");
+            assert_eq!(any, want.iter().any(|&p| p != 0), "{name} lead {lead:#04X}");
+            pairs += want.iter().filter(|&&p| p != 0).count();
+        }
+    }
+    assert!(pairs > 60_000, "{pairs}");
 }
 
 pair_tables! {
