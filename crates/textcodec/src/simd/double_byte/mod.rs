@@ -122,6 +122,37 @@ pub(crate) fn leads_of(capable: u64) -> u64 {
     (even_runs & EVEN) | (odd_runs & !EVEN)
 }
 
+/// The constants of the 32-byte-block kernels without a gather (NEON, simd128): the block,
+/// the table's size, and the bit weights and tables their classes and masks are made with.
+#[cfg(any(
+    all(target_arch = "aarch64", target_endian = "little"),
+    all(target_arch = "wasm32", target_feature = "simd128")
+))]
+mod blocks {
+    /// Bytes per block.
+    pub(super) const BLOCK: usize = 32;
+    /// Room a block needs: its 32 units, plus the 8 that the last packed store may
+    /// overwrite (saved and put back).
+    pub(super) const BLOCK_ROOM: usize = BLOCK + 8;
+
+    /// Entries of a pair table: 128 rows of 256 trails.
+    pub(super) const ENTRIES: usize = 128 * 256;
+
+    /// Bit i % 8 in lane i: a lane of a mask (or of a mask byte spread over 8 lanes)
+    /// ANDed with these holds that lane's bit.
+    pub(super) const LANE_BITS: [u8; 16] =
+        [1, 2, 4, 8, 16, 32, 64, 128, 1, 2, 4, 8, 16, 32, 64, 128];
+
+    /// By a byte's high nibble, the bit of its row in the capability bitmap (0 for ASCII).
+    pub(super) const ROW_BITS: [u8; 16] = [0, 0, 0, 0, 0, 0, 0, 0, 1, 2, 4, 8, 16, 32, 64, 128];
+
+    /// Which byte of a 32-bit mask covers each lane of the first and of the second register.
+    pub(super) const MASK_BYTE: [[u8; 16]; 2] = [
+        [0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1, 1, 1],
+        [2, 2, 2, 2, 2, 2, 2, 2, 3, 3, 3, 3, 3, 3, 3, 3],
+    ];
+}
+
 #[cfg(target_arch = "x86_64")]
 pub(super) mod avx2;
 #[cfg(target_arch = "x86_64")]

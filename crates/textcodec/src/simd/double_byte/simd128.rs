@@ -11,33 +11,13 @@
 //! The JavaScript package decodes into UTF-16, so only that direction has a kernel here;
 //! into UTF-8 the codec's pair loop runs.
 
+use super::blocks::{BLOCK, BLOCK_ROOM, ENTRIES, LANE_BITS, MASK_BYTE, ROW_BITS};
 use super::leads_of;
 use crate::index::PairTable;
 use crate::simd::utf8::pack::KEPT_UNITS;
 use crate::simd::{out_ptr, Slots};
 use core::arch::wasm32::*;
 use core::mem::MaybeUninit;
-
-/// Bytes per block.
-const BLOCK: usize = 32;
-/// Room a block needs: its 32 units, plus the 8 that the last packed store may overwrite
-/// (saved and put back).
-const BLOCK_ROOM: usize = BLOCK + 8;
-
-/// Entries of a pair table: 128 rows of 256 trails.
-const ENTRIES: usize = 128 * 256;
-
-/// Bit i % 8 in lane i: a lane of a spread mask byte ANDed with this tells the lane's bit.
-const LANE_BITS: [u8; 16] = [1, 2, 4, 8, 16, 32, 64, 128, 1, 2, 4, 8, 16, 32, 64, 128];
-
-/// By a byte's high nibble, the bit of its row in the capability bitmap (0 for ASCII).
-const ROW_BITS: [u8; 16] = [0, 0, 0, 0, 0, 0, 0, 0, 1, 2, 4, 8, 16, 32, 64, 128];
-
-/// Which byte of a 32-bit mask covers each lane of the first and of the second register.
-const MASK_BYTE: [[u8; 16]; 2] = [
-    [0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1, 1, 1],
-    [2, 2, 2, 2, 2, 2, 2, 2, 3, 3, 3, 3, 3, 3, 3, 3],
-];
 
 /// The 16 bytes at `p`.
 ///
