@@ -5,7 +5,7 @@
 //! units then go back to their byte positions, and the units at character starts are packed
 //! eight positions at a time by a `pshufb` table.
 
-use super::leads_of;
+use super::{roles, Roles};
 use crate::index::PairTable;
 use crate::simd::utf8::pack::KEPT_UNITS;
 use crate::simd::Slots;
@@ -114,18 +114,15 @@ pub(super) unsafe fn decode<const MIN_NON_ASCII: u32>(
         let capable = _mm256_movemask_epi8(_mm256_cmpeq_epi8(_mm256_and_si256(entry, bit), bit))
             as u32
             & non_ascii;
-        let mut leads = leads_of(u64::from(capable)) as u32;
-        // A lead in the last position: its trail is in the next block.
-        let (len, in_block) = if leads >> 31 != 0 {
-            leads &= !(1 << 31);
-            (BLOCK - 1, u32::MAX >> 1)
-        } else {
-            (BLOCK, u32::MAX)
-        };
-        let trails = leads << 1;
-        if non_ascii & !(leads | trails) & in_block != 0 {
+        let Some(Roles {
+            leads,
+            trails,
+            len,
+            in_block,
+        }) = roles(capable, non_ascii)
+        else {
             break;
-        }
+        };
         // 0xFF in the bytes that are leads; per 16-bit lane, whether its lead is the even
         // (low) or the odd (high) byte.
         let lead_bytes = {

@@ -124,6 +124,51 @@ pub(crate) fn leads_of(capable: u64) -> u64 {
 
 /// The constants of the 32-byte-block kernels without a gather (NEON, simd128): the block,
 /// the table's size, and the bit weights and tables their classes and masks are made with.
+/// The roles of the bytes of a 32-byte block (the AVX2, NEON and simd128 kernels):
+/// `leads` and `trails` as bit masks, the bytes the block takes (`len`: 31 when its last
+/// byte is a lead, whose trail is in the next block) and `in_block`, the mask of those
+/// bytes. `None` when a non-ASCII byte is neither a lead nor a trail: the block is left to
+/// the codec. `capable` and `non_ascii` are the block's masks of lead-capable and
+/// non-ASCII bytes.
+#[cfg(any(
+    target_arch = "x86_64",
+    all(target_arch = "aarch64", target_endian = "little"),
+    all(target_arch = "wasm32", target_feature = "simd128")
+))]
+pub(crate) struct Roles {
+    pub(crate) leads: u32,
+    pub(crate) trails: u32,
+    pub(crate) len: usize,
+    pub(crate) in_block: u32,
+}
+
+/// See [`Roles`].
+// Bounds: the casts keep the 32 bits of a 32-bit block's leads; shifts are by constants.
+#[cfg(any(
+    target_arch = "x86_64",
+    all(target_arch = "aarch64", target_endian = "little"),
+    all(target_arch = "wasm32", target_feature = "simd128")
+))]
+#[inline(always)]
+#[allow(clippy::cast_possible_truncation)]
+pub(crate) fn roles(capable: u32, non_ascii: u32) -> Option<Roles> {
+    let mut leads = leads_of(u64::from(capable)) as u32;
+    // A lead in the last position: its trail is in the next block.
+    let (len, in_block) = if leads >> 31 != 0 {
+        leads &= !(1 << 31);
+        (31, u32::MAX >> 1)
+    } else {
+        (32, u32::MAX)
+    };
+    let trails = leads << 1;
+    (non_ascii & !(leads | trails) & in_block == 0).then_some(Roles {
+        leads,
+        trails,
+        len,
+        in_block,
+    })
+}
+
 #[cfg(any(
     all(target_arch = "aarch64", target_endian = "little"),
     all(target_arch = "wasm32", target_feature = "simd128")

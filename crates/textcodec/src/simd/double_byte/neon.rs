@@ -25,7 +25,7 @@
 //!   one `vcnt_u8` of the start mask and one multiplication.
 
 use super::blocks::{BLOCK, BLOCK_ROOM, ENTRIES, LANE_BITS, MASK_BYTE, ROW_BITS};
-use super::leads_of;
+use super::{roles, Roles};
 use crate::index::PairTable;
 use crate::simd::utf8::pack::KEPT_UNITS;
 use crate::simd::{out_ptr, Slots};
@@ -240,18 +240,15 @@ fn decode<const MIN_NON_ASCII: u32>(
         if non_ascii.count_ones() < MIN_NON_ASCII {
             break;
         }
-        let mut leads = leads_of(u64::from(capable)) as u32;
-        // A lead in the last position: its trail is in the next block.
-        let (len, in_block) = if leads >> 31 != 0 {
-            leads &= !(1 << 31);
-            (BLOCK - 1, u32::MAX >> 1)
-        } else {
-            (BLOCK, u32::MAX)
-        };
-        let trails = leads << 1;
-        if non_ascii & !(leads | trails) & in_block != 0 {
+        let Some(Roles {
+            leads,
+            trails,
+            len,
+            in_block,
+        }) = roles(capable, non_ascii)
+        else {
             break;
-        }
+        };
         // The second register's `next` ends with a byte of its own: only a lead at
         // position 31 would read it, and that lead was dropped above.
         // SAFETY: NEON is part of every aarch64 target (register operations only).

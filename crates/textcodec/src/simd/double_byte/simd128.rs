@@ -12,7 +12,7 @@
 //! into UTF-8 the codec's pair loop runs.
 
 use super::blocks::{BLOCK, BLOCK_ROOM, ENTRIES, LANE_BITS, MASK_BYTE, ROW_BITS};
-use super::leads_of;
+use super::{roles, Roles};
 use crate::index::PairTable;
 use crate::simd::utf8::pack::KEPT_UNITS;
 use crate::simd::{out_ptr, Slots};
@@ -156,18 +156,15 @@ pub(crate) fn to_utf16(src: &[u8], table: &PairTable, dst: &mut Slots<u16>) -> (
         }
         let capable = u32::from(u8x16_bitmask(capable_lanes(v0, bitmap, row_bits)))
             | u32::from(u8x16_bitmask(capable_lanes(v1, bitmap, row_bits))) << 16;
-        let mut leads = leads_of(u64::from(capable)) as u32;
-        // A lead in the last position: its trail is in the next block.
-        let (len, in_block) = if leads >> 31 != 0 {
-            leads &= !(1 << 31);
-            (BLOCK - 1, u32::MAX >> 1)
-        } else {
-            (BLOCK, u32::MAX)
-        };
-        let trails = leads << 1;
-        if non_ascii & !(leads | trails) & in_block != 0 {
+        let Some(Roles {
+            leads,
+            trails,
+            len,
+            in_block,
+        }) = roles(capable, non_ascii)
+        else {
             break;
-        }
+        };
         // The second register's `next` ends with a byte of its own: only a lead at
         // position 31 would read it, and that lead was dropped above.
         let next0 = i8x16_shuffle::<1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16>(v0, v1);
