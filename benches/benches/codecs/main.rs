@@ -10,6 +10,7 @@
 //!
 //! Options (after `--`): `--only SECTIONS` (comma-separated: decode8, decode16, encode,
 //! utf8, ascii, labels, grow, io, short, mem), `--filter TEXT` (rows whose input or encoding name contains TEXT),
+//! `--function TEXT` (`mem` rows whose function name contains TEXT, e.g. `Latin-1 → UTF-8`),
 //! `--samples N` (default 11), `--sample-ms MS` (default 25), `--quick` (3 × 5 ms),
 //! `--wall-clock` (time with `Instant` instead of the thread's CPU time).
 
@@ -62,6 +63,7 @@ struct Row {
 struct Options {
     sections: Vec<String>,
     filter: Option<String>,
+    function: Option<String>,
     timing: Timing,
 }
 
@@ -74,6 +76,7 @@ fn parse_args() -> Options {
         .map(String::from)
         .to_vec(),
         filter: None,
+        function: None,
         timing: Timing {
             samples: 11,
             sample_time: Duration::from_millis(25),
@@ -89,6 +92,7 @@ fn parse_args() -> Options {
                 options.sections = v.split(',').map(String::from).collect();
             }
             "--filter" => options.filter = args.next(),
+            "--function" => options.function = args.next(),
             "--samples" => {
                 options.timing.samples = args.next().and_then(|v| v.parse().ok()).expect("N")
             }
@@ -797,7 +801,7 @@ fn main() {
         short::bench_short(&cases, timing, &mut out);
     }
     if wants("mem") {
-        mem::bench_mem(&cases, timing, &mut out);
+        mem::bench_mem(&cases, options.function.as_deref(), timing, &mut out);
     }
     summary(&rows, &mut out);
     simdutf_table(&rows, &mut out);

@@ -39,12 +39,16 @@ fn forms(text: &str) -> Forms {
 
 // simdutf's API takes raw pointers into buffers sized by its own bounds.
 #[allow(unsafe_code)]
-fn rows_for(input: &str, f: &Forms, timing: Timing) -> Vec<MemRow> {
+fn rows_for(input: &str, f: &Forms, function: Option<&str>, timing: Timing) -> Vec<MemRow> {
     let s = f.text.as_str();
     let b = s.as_bytes();
     let u = &f.utf16[..];
     let mut rows = Vec::new();
+    let wanted = |name: &str| function.is_none_or(|f| name.contains(f));
     let mut row = |function: &'static str, bytes: usize, mut peers: Vec<Peer<'_>>| {
+        if !wanted(function) {
+            return;
+        }
         let names: Vec<&str> = peers.iter().map(|p| p.name).collect();
         let r = measure(&mut peers, bytes, timing);
         let get = |n: &str| {
@@ -278,11 +282,11 @@ fn rows_for(input: &str, f: &Forms, timing: Timing) -> Vec<MemRow> {
     rows
 }
 
-pub(crate) fn bench_mem(cases: &[Case], timing: Timing, out: &mut String) {
+pub(crate) fn bench_mem(cases: &[Case], function: Option<&str>, timing: Timing, out: &mut String) {
     let mut rows = Vec::new();
     for case in cases.iter().filter(|c| c.encoding == Encoding::Utf8) {
         eprintln!("mem {}", case.input);
-        rows.extend(rows_for(&case.input, &forms(&case.text), timing));
+        rows.extend(rows_for(&case.input, &forms(&case.text), function, timing));
     }
     let level =
         |var: &str| std::env::var(var).map_or_else(|_| "best".to_string(), |v| format!("`{v}`"));
