@@ -3,10 +3,10 @@
 # +simd128 (rustfmt and clippy on it first), then the package's `npm test`: Node (both
 # builds, ES module and CommonJS, bindings/node's Web IDL tests on the wasm core, iconv-lite
 # compatibility), the packed tarball installed offline, Deno and Bun (npm packages), and
-# headless Chromium (Debian's chromium, driven by playwright-core) with the Shift_JIS CSV
-# demo; and the Node tests once more on the native addon (bindings/node, built here with
+# headless Chromium (Debian's chromium, driven by playwright-core) and headless Firefox
+# (Debian's firefox-esr, over WebDriver BiDi) with the Shift_JIS CSV demo; and the Node tests once more on the native addon (bindings/node, built here with
 # npm ci && npm run build as node.sh does: node.sh, which runs after this script, then finds
-# it built and cargo has nothing to redo). Installs what it needs, idempotently: chromium (apt), the rustup target, the pinned
+# it built and cargo has nothing to redo). Installs what it needs, idempotently: chromium and firefox-esr (apt), the rustup target, the pinned
 # dev dependencies (npm ci). Prints the timings of each part.
 set -euo pipefail
 cd "$(dirname "$0")/../../bindings/js"
@@ -26,12 +26,13 @@ major=$(node -p 'process.versions.node.split(".")[0]')
 echo "node $(node --version), npm $(npm --version)"
 
 start=$(now)
-if [ ! -x /usr/bin/chromium ]; then
-  echo "--- apt-get install chromium"
-  { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null; } \
-    || fail "apt-get install chromium"
+if [ ! -x /usr/bin/chromium ] || [ ! -x /usr/bin/firefox-esr ]; then
+  echo "--- apt-get install chromium firefox-esr"
+  { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium firefox-esr >/dev/null; } \
+    || fail "apt-get install chromium firefox-esr"
 fi
 [ -x /usr/bin/chromium ] || fail "/usr/bin/chromium is missing after apt-get install chromium"
+[ -x /usr/bin/firefox-esr ] || fail "/usr/bin/firefox-esr is missing after apt-get install firefox-esr"
 rustup target add wasm32-unknown-unknown >/dev/null 2>&1 || fail "rustup target add wasm32-unknown-unknown"
 timings="$timings
   installs: $(since "$start")"

@@ -8,8 +8,9 @@
 //         "native: SKIPPED" when the addon has not been built;
 //   the package: npm pack holds the .wasm files, and installs and runs from its tarball;
 //   Deno and Bun (from node_modules: npm packages `deno`, `bun`): test/suite.js, both builds;
-//   Chromium (playwright-core; /usr/bin/chromium): test/suite.js, both builds, and the demo.
-// TEXTCODEC_TEST_ONLY=node,pack,deno,bun,chromium runs a subset.
+//   Chromium (playwright-core; /usr/bin/chromium): test/suite.js, both builds, and the demo;
+//   Firefox (WebDriver BiDi, test/browser/bidi.mjs; /usr/bin/firefox-esr): the same.
+// TEXTCODEC_TEST_ONLY=node,pack,deno,bun,chromium,firefox runs a subset.
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -132,5 +133,8 @@ for (const build of ['simd', 'plain']) {
 }
 step('deno', 'TypeScript declarations: deno check test/types.ts', bin('deno'), ['check', 'test/types.ts'], { NO_COLOR: '1' }, { capture: true });
 step('chromium', 'Chromium: test/suite.js (simd128 and plain) and the Shift_JIS CSV demo', process.execPath, ['test/browser/run.mjs']);
+// Node 20 has WebSocket behind a flag (global from Node 22).
+const websocket = typeof WebSocket === 'function' ? [] : ['--experimental-websocket', '--disable-warning=ExperimentalWarning'];
+step('firefox', 'Firefox: test/suite.js (simd128 and plain) and the Shift_JIS CSV demo', process.execPath, [...websocket, 'test/browser/firefox.mjs']);
 
 console.log(`\nnpm test: all passed in ${((Date.now() - all) / 1000).toFixed(1)} s\n  ${timings.join('\n  ')}`);

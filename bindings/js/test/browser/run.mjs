@@ -69,7 +69,7 @@ async function main() {
 }
 
 // The demo table's CSV, as written in examples/web/index.html.
-const CSV = '商品コード,商品名,数量,備考\r\n' +
+export const CSV = '商品コード,商品名,数量,備考\r\n' +
   'A-001,りんご（青森県産）,12,冷蔵\r\n' +
   'A-002,ﾊﾞﾅﾅ,5,"""特価"", 即日"\r\n' +
   'B-100,日本茶 ①,3,髙島屋 − 本店\r\n' +
