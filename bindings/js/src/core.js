@@ -5,7 +5,8 @@
 /**
  * @param {WebAssembly.Instance} instance the core, instantiated
  * @param {{ simd: boolean, forceFromCharCode?: boolean, stringBuilder?: Uint8Array,
- *   forceTextDecoder?: boolean }} info `stringBuilder`: the bytes of src/string-builder.js
+ *   forceTextDecoder?: boolean, forceFromCharCodeArray?: boolean }} info `stringBuilder`: the
+ *   bytes of src/string-builder.js
  */
 export function createCore(instance, info) {
   const w = instance.exports;
@@ -63,8 +64,14 @@ export function createCore(instance, info) {
   // engine's own fromCharCodeArray from an i16 array that a small module fills from linear
   // memory (src/string-builder.js), 1.5–8× faster than TextDecoder('utf-16le') in Chromium
   // 156 on 2–4 M units. Checked once on a known string; any failure leaves it unused.
+  // SpiderMonkey (told by its non-standard InternalError global) makes the string from the
+  // array at 2.8–2.9 ns a unit in Firefox 153, where its TextDecoder('utf-16le') takes
+  // 1.3–1.4 (2–4 M units): there the TextDecoder path is used, unless
+  // TEXTCODEC_STRINGS=fromCharCodeArray asks for this one.
+  const slowArrayStrings = typeof globalThis.InternalError === 'function' && utf16Host !== null;
   let buildString = null;
-  if (ucs2Slice === null && !info.forceFromCharCode && !info.forceTextDecoder && info.stringBuilder) {
+  if (ucs2Slice === null && !info.forceFromCharCode && !info.forceTextDecoder && info.stringBuilder &&
+      (info.forceFromCharCodeArray || !slowArrayStrings)) {
     try {
       const module = new WebAssembly.Module(info.stringBuilder, { builtins: ['js-string'] });
       const build = new WebAssembly.Instance(module, { core: { memory } }).exports.build;

@@ -1,7 +1,8 @@
 // Loads the WebAssembly core for the ES module entry (src/index.js): the simd128 build
 // where the engine validates a SIMD instruction, the plain build elsewhere. Forced with
 // TEXTCODEC_WASM=simd|plain (an environment variable, or a global set before the import);
-// TEXTCODEC_STRINGS=fromCharCode|TextDecoder forces how strings are built (src/core.js).
+// TEXTCODEC_STRINGS=fromCharCode|TextDecoder|fromCharCodeArray forces how strings are built
+// (src/core.js).
 
 // (module (func (result v128) i32.const 0 i8x16.splat))
 const SIMD_PROBE = new Uint8Array([
@@ -83,5 +84,8 @@ export async function loadWasm() {
     detect = { sync: null, async: () => fetchInstance(detectUrl) };
   }
   const strings = globalThis.TEXTCODEC_STRINGS ?? globalThis.process?.env?.TEXTCODEC_STRINGS;
-  return { instance, detect, simd, forceFromCharCode: strings === 'fromCharCode', forceTextDecoder: strings === 'TextDecoder' };
+  return {
+    instance, detect, simd, forceFromCharCode: strings === 'fromCharCode', forceTextDecoder: strings === 'TextDecoder',
+    forceFromCharCodeArray: strings === 'fromCharCodeArray',
+  };
 }
