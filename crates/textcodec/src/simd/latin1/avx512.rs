@@ -25,9 +25,12 @@ const INTERLEAVE: [[u8; 64]; 2] = {
 /// non-ASCII ones, stored as 64 bytes: up to 32 scratch bytes past what it reports, which
 /// the next store overwrites or, after the last, are left in `dst` (never past its end;
 /// storing only the packed bytes, a masked store, measured 7–12 % slower). Stops with
-/// fewer than 64 bytes left or 128 bytes of room. Returns (bytes read, bytes written). Near-ASCII input (`ascii::avx512::mostly_ascii`) also runs
-/// a tight loop over 128 ASCII bytes at a time before each step; other text without it
-/// (cs.text 0.65× → 0.81× simdutf, cy.text 0.87× → 0.70× the other way round).
+/// fewer than 64 bytes left or 128 bytes of room. Returns (bytes read, bytes written).
+/// Near-ASCII input (`ascii::avx512::mostly_ascii`) also runs a tight loop over 128 ASCII
+/// bytes at a time after each ASCII step; other text without it (cs.text 0.65× → 0.81×
+/// simdutf, cy.text 0.87× → 0.70× the other way round). Only after an ASCII step: text
+/// with a letter every few dozen bytes (fr.po) no longer pays a failed 128-byte test
+/// after each of its steps.
 ///
 /// # Safety
 /// The CPU must support AVX2, BMI2, POPCNT and AVX-512 F/BW/VL/VBMI/VBMI2.
@@ -70,29 +73,6 @@ unsafe fn steps<const ASCII_RUNS: bool>(src: &[u8], dst: &mut Slots<u8>) -> (usi
     );
     let (mut i, mut written) = (0, 0);
     while i + 64 <= src.len() && written + 128 <= dst.len() {
-        // ASCII text: 128 bytes per step while they are ASCII.
-        while ASCII_RUNS && i + 128 <= src.len() && written + 128 <= dst.len() {
-            // SAFETY: `i + 128 <= src.len()`.
-            let (a, b) = unsafe {
-                (
-                    _mm512_loadu_si512(s.add(i).cast()),
-                    _mm512_loadu_si512(s.add(i + 64).cast()),
-                )
-            };
-            if _mm512_movepi8_mask(_mm512_or_si512(a, b)) != 0 {
-                break;
-            }
-            // SAFETY: `written + 128 <= dst.len()`.
-            unsafe {
-                _mm512_storeu_si512(d.add(written).cast(), a);
-                _mm512_storeu_si512(d.add(written + 64).cast(), b);
-            }
-            i += 128;
-            written += 128;
-        }
-        if i + 64 > src.len() || written + 128 > dst.len() {
-            break;
-        }
         // SAFETY: `i + 64 <= src.len()`.
         let v = unsafe { _mm512_loadu_si512(s.add(i).cast()) };
         let high = _mm512_movepi8_mask(v);
@@ -101,6 +81,26 @@ unsafe fn steps<const ASCII_RUNS: bool>(src: &[u8], dst: &mut Slots<u8>) -> (usi
             // SAFETY: `written + 64 <= dst.len()`.
             unsafe { _mm512_storeu_si512(d.add(written).cast(), v) };
             written += 64;
+            // ASCII text: 128 bytes per step while they are ASCII.
+            while ASCII_RUNS && i + 128 <= src.len() && written + 128 <= dst.len() {
+                // SAFETY: `i + 128 <= src.len()`.
+                let (a, b) = unsafe {
+                    (
+                        _mm512_loadu_si512(s.add(i).cast()),
+                        _mm512_loadu_si512(s.add(i + 64).cast()),
+                    )
+                };
+                if _mm512_movepi8_mask(_mm512_or_si512(a, b)) != 0 {
+                    break;
+                }
+                // SAFETY: `written + 128 <= dst.len()`.
+                unsafe {
+                    _mm512_storeu_si512(d.add(written).cast(), a);
+                    _mm512_storeu_si512(d.add(written + 64).cast(), b);
+                }
+                i += 128;
+                written += 128;
+            }
             continue;
         }
         let leads = _mm512_mask_mov_epi8(c2, _mm512_cmpge_epu8_mask(v, x_c0), c3);
