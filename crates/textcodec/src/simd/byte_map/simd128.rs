@@ -124,6 +124,79 @@ impl Linear {
     }
 }
 
+/// The table's top quarter (bytes 0xC0-0xFF) when its 64 entries share one high byte and
+/// no linear range covers them: KOI8-R's and KOI8-U's letters, in an order no arithmetic
+/// follows. A block of ASCII bytes and such bytes maps by four lookups of the low bytes
+/// instead of [`Planes::map`]'s sixteen.
+pub(super) struct Quarter {
+    low: [v128; 4],
+    high: v128,
+}
+
+impl Quarter {
+    /// The unused quarter of the loop without one.
+    const NONE: Quarter = Quarter {
+        low: [u64x2(0, 0); 4],
+        high: u64x2(0, 0),
+    };
+
+    /// First byte of the quarter.
+    const FIRST: u8 = 0xC0;
+
+    // Bounds: the loads read entries `0xC0 + 16t .. 0xC0 + 16t + 16`, `t < 4` (32 bytes).
+    #[allow(clippy::arithmetic_side_effects, clippy::indexing_slicing)]
+    pub(super) fn of(units: &[u16; 256], range: LinearRange) -> Option<Self> {
+        let high = units[usize::from(Self::FIRST)] >> 8;
+        let covered = range.lo <= range.hi
+            && range.lo <= Self::FIRST
+            && range.hi == 0xFF
+            && (range.hole_lo > range.hole_hi || range.hole_hi < Self::FIRST);
+        // A high byte of 0 would make entry 0 (an error byte) look mapped; no surrogates.
+        if covered || high == 0 || high & 0xF8 == 0xD8 {
+            return None;
+        }
+        if units[usize::from(Self::FIRST)..]
+            .iter()
+            .any(|&u| u >> 8 != high)
+        {
+            return None;
+        }
+        let part = |t: usize| {
+            // SAFETY: entries `0xC0 + 16t .. 0xC0 + 16t + 16` are within the table.
+            let (a, b) = unsafe {
+                let p = units.as_ptr().add(usize::from(Self::FIRST) + 16 * t);
+                (v128_load(p.cast()), v128_load(p.add(8).cast()))
+            };
+            i8x16_shuffle::<0, 2, 4, 6, 8, 10, 12, 14, 16, 18, 20, 22, 24, 26, 28, 30>(a, b)
+        };
+        Some(Quarter {
+            low: core::array::from_fn(part),
+            high: u8x16_splat(high as u8),
+        })
+    }
+
+    /// Units 0-7 and 8-15 of `bytes` if each is ASCII or in the quarter.
+    #[inline(always)]
+    fn map(&self, bytes: v128) -> Option<(v128, v128)> {
+        let ascii = i8x16_ge(bytes, i8x16_splat(0));
+        let top = u8x16_ge(bytes, u8x16_splat(Self::FIRST));
+        if !u8x16_all_true(v128_or(ascii, top)) {
+            return None;
+        }
+        // ASCII bytes index 0x40..=0xBF here, past every table (swizzle gives 0).
+        let mut index = u8x16_sub(bytes, u8x16_splat(Self::FIRST));
+        let mut low = u8x16_splat(0);
+        for table in &self.low {
+            low = v128_or(low, i8x16_swizzle(*table, index));
+            index = u8x16_sub(index, u8x16_splat(16));
+        }
+        Some(interleave(
+            v128_bitselect(bytes, low, ascii),
+            v128_andnot(self.high, ascii),
+        ))
+    }
+}
+
 /// Units 0-7 and 8-15 of 16 bytes' low and high planes.
 #[inline(always)]
 fn interleave(low: v128, high: v128) -> (v128, v128) {
@@ -173,11 +246,29 @@ fn sparse(mask: u32) -> Option<(usize, usize)> {
 /// ASCII and the linear range by arithmetic ([`Linear::map`]); a block with one or two
 /// other non-ASCII bytes widened and those lanes replaced by their table entries, looked
 /// up one by one ([`sparse_to_utf16`]); any other block through the sixteen lookups of
-/// [`Planes::map`] (which also finds the exact position of an error byte).
+/// [`Planes::map`] (which also finds the exact position of an error byte); for a table
+/// with a [`Quarter`], a block of ASCII and its bytes by that quarter's four lookups.
+pub(in crate::simd) fn to_utf16(src: &[u8], map: &ByteMap<'_>, dst: &mut Slots<u16>) -> usize {
+    // Inputs too short to pay for the quarter's check go without it.
+    match Quarter::of(map.units, map.linear).filter(|_| src.len() >= 256) {
+        Some(quarter) => to_utf16_steps::<true>(src, map, &quarter, dst),
+        None => to_utf16_steps::<false>(src, map, &Quarter::NONE, dst),
+    }
+}
+
+/// [`to_utf16`]'s loop, with [`Quarter::map`] (`QUARTER`) or without it: two functions,
+/// so that the loop of tables without a quarter is the code it was (V8 compiled the whole
+/// loop differently when it merely held the quarter's path, and windows-1251 lost).
 // Hot loop. Bounds: a step runs only while `i + 16 <= n` (the shorter length), then `i`
 // advances by 16, so it never passes `n`; `valid` is below 16.
 #[allow(clippy::arithmetic_side_effects, clippy::indexing_slicing)]
-pub(in crate::simd) fn to_utf16(src: &[u8], map: &ByteMap<'_>, dst: &mut Slots<u16>) -> usize {
+#[inline(never)]
+fn to_utf16_steps<const QUARTER: bool>(
+    src: &[u8],
+    map: &ByteMap<'_>,
+    quarter: &Quarter,
+    dst: &mut Slots<u16>,
+) -> usize {
     let (units, range) = (map.units, map.linear);
     let n = src.len().min(dst.len());
     let planes = Planes::load(units);
@@ -192,6 +283,18 @@ pub(in crate::simd) fn to_utf16(src: &[u8], map: &ByteMap<'_>, dst: &mut Slots<u
             store_widened(block, bytes);
             i += STEP;
             continue;
+        }
+        if QUARTER {
+            if let Some((a, b)) = quarter.map(bytes) {
+                // SAFETY: the stores write the block's 16 units.
+                unsafe {
+                    let d = out_ptr(block);
+                    v128_store(d.cast(), a);
+                    v128_store(d.add(8).cast(), b);
+                }
+                i += STEP;
+                continue;
+            }
         }
         if let Some((a, b)) = linear.map(bytes) {
             // SAFETY: the stores write the block's 16 units.

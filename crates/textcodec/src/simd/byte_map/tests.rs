@@ -106,6 +106,61 @@ fn every_kernel_matches_the_naive_oracle_across_lengths_errors_and_room() {
     }
 }
 
+/// Every single-byte encoding's table, on text of ASCII and the top quarter (0xC0-0xFF:
+/// KOI8-R's and KOI8-U's letters, which the simd128 kernel maps by four lookups when the
+/// quarter shares one high byte), with other non-ASCII bytes (errors too, where the table
+/// has them) at spacings that leave many whole blocks of the quarter, every length to
+/// 300 and room that runs out: every kernel against the oracle.
+#[test]
+fn top_quarter_text_matches_the_oracle_in_every_single_byte_encoding() {
+    let (max_len, len_step) = if cfg!(miri) { (270, 89) } else { (300, 1) };
+    for index in crate::Encoding::all()
+        .iter()
+        .filter_map(|e| e.single_byte_tables())
+    {
+        let units = &index.decode;
+        let map = ByteMap {
+            units,
+            utf8: &index.utf8,
+            has_errors: index.has_errors,
+            linear: index.linear,
+        };
+        for other_every in [0, 37, 150] {
+            let mix = |i: usize| -> u8 {
+                if other_every != 0 && i % other_every == other_every - 1 {
+                    0x80 + (i % 0x40) as u8
+                } else if i % 6 == 5 {
+                    b' '
+                } else {
+                    0xC0 + ((i * 13) % 0x40) as u8
+                }
+            };
+            for len in (0..max_len).step_by(len_step) {
+                let src: Vec<u8> = (0..len).map(mix).collect();
+                let (expected, valid) = naive(&src, units);
+                for k in available_levels() {
+                    for room in [len / 2, len, len + 16] {
+                        let mut wide = alloc::vec![0xAAAAu16; room];
+                        let n = to_utf16_with(k, &src, &map, slots(&mut wide));
+                        check_prefix(k, true, n, valid, len, room >= len);
+                        assert_eq!(&wide[..n], &expected[..n], "{k:?} {len} {other_every}");
+                        assert!(wide[n..].iter().all(|&u| u == 0xAAAA), "{k:?} wrote past");
+                    }
+                }
+            }
+        }
+    }
+    // The tables the quarter is for have one.
+    #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+    for e in [crate::Encoding::Koi8R, crate::Encoding::Koi8U] {
+        let index = e.single_byte_tables().unwrap();
+        assert!(
+            simd128::Quarter::of(&index.decode, index.linear).is_some(),
+            "{e:?}"
+        );
+    }
+}
+
 /// A table whose linear range spans a hole of error bytes (as ISO-8859-6's Arabic and
 /// windows-874's Thai do): every kernel must stop at a hole byte although the range's
 /// arithmetic would map it.
