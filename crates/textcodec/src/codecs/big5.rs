@@ -95,7 +95,7 @@ impl DecodeKernel for Big5Decoder {
     fn fast<S: Sink>(&mut self, src: &[u8], dst: &mut S) -> usize {
         // Plane-2 code points are left to `sequence`, the two-code-point pointers (absent
         // from the index) to the handler.
-        fast_multi_byte(src, dst, index::big5_pairs(), |s| match *s {
+        fast_multi_byte(src, dst, index::big5_pairs, |s| match *s {
             [lead @ 0x81..=0xFE, trail, ..] => {
                 // The two-code-point pointers are left to the handler.
                 let cp = index::big5_code_point(pointer(lead, trail)?)?;

@@ -92,7 +92,7 @@ impl DecodeKernel for EucJpDecoder {
     #[inline]
     fn fast<S: Sink>(&mut self, src: &[u8], dst: &mut S) -> usize {
         // JIS X 0208 pairs; kana and JIS X 0212 are left to `sequence`.
-        fast_multi_byte(src, dst, index::jis0208_pairs(), |s| match *s {
+        fast_multi_byte(src, dst, index::jis0208_pairs, |s| match *s {
             [0x8E, kana @ 0xA1..=0xDF, ..] => Some((0xFF61 - 0xA1 + u32::from(kana), 2)),
             [0x8F, lead @ 0xA1..=0xFE, trail @ 0xA1..=0xFE, ..] => {
                 let cp = index::jis0212_code_point(pointer(lead, trail))?;

@@ -71,7 +71,7 @@ impl DecodeKernel for EucKrDecoder {
 
     #[inline]
     fn fast<S: Sink>(&mut self, src: &[u8], dst: &mut S) -> usize {
-        fast_multi_byte(src, dst, index::euc_kr_pairs(), |s| match *s {
+        fast_multi_byte(src, dst, index::euc_kr_pairs, |s| match *s {
             [lead @ 0x81..=0xFE, trail, ..] => {
                 let cp = index::euc_kr_code_point(pointer(lead, trail)?)?;
                 Some((u32::from(cp), 2))

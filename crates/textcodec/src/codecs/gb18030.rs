@@ -136,7 +136,7 @@ impl DecodeKernel for Gb18030Decoder {
     #[inline]
     fn fast<S: Sink>(&mut self, src: &[u8], dst: &mut S) -> usize {
         // The four-byte form's 0x30..=0x39 second byte has no pair entry.
-        fast_multi_byte(src, dst, index::gb18030_pairs(), |s| match *s {
+        fast_multi_byte(src, dst, index::gb18030_pairs, |s| match *s {
             [0x80, ..] => Some((0x20AC, 1)),
             [lead @ 0x81..=0xFE, second @ 0x30..=0x39, third @ 0x81..=0xFE, fourth @ 0x30..=0x39, ..] =>
             {

@@ -549,6 +549,39 @@ pub(crate) fn fast_byte_map<S: Sink>(src: &[u8], dst: &mut S, map: &ByteMap<'_>)
     }
 }
 
+/// WebAssembly with the `compact` tables: how many more steps short input may take through
+/// the decoders' per-byte path before [`fast_multi_byte`] is used for it. Its first use
+/// builds the encoding's 64 KiB pair table and has V8 compile that and the SIMD pair
+/// kernel: 0.2 ms of a 2-byte first Shift_JIS decode in Node 20, as much as about 23 KB
+/// cost on the per-byte path (21 bytes: 460 ns against 277 through the pair loop). So short
+/// input pays for it once about 16 KB have gone the slow way; input of
+/// [`PAIR_LOOP_MIN_BYTES`] or more takes the pair loop at once, and from then on all input
+/// of every encoding does. (One count for the five pair loops.)
+#[cfg(all(feature = "compact", target_arch = "wasm32"))]
+static PER_BYTE_CREDIT: core::sync::atomic::AtomicUsize =
+    core::sync::atomic::AtomicUsize::new(1 << 14);
+#[cfg(all(feature = "compact", target_arch = "wasm32"))]
+const PAIR_LOOP_MIN_BYTES: usize = 64;
+
+/// Whether [`fast_multi_byte`] leaves `len` bytes of input to the per-byte path (see
+/// [`PER_BYTE_CREDIT`]). One step is charged per call: the driver calls the fast path again
+/// after each per-byte step.
+#[cfg(all(feature = "compact", target_arch = "wasm32"))]
+#[inline(always)]
+fn per_byte_first(len: usize) -> bool {
+    use core::sync::atomic::Ordering::Relaxed;
+    let credit = PER_BYTE_CREDIT.load(Relaxed);
+    if credit == 0 {
+        return false;
+    }
+    if len >= PAIR_LOOP_MIN_BYTES {
+        PER_BYTE_CREDIT.store(0, Relaxed);
+        return false;
+    }
+    PER_BYTE_CREDIT.store(credit.saturating_sub(1), Relaxed);
+    true
+}
+
 /// The fast loop shared by the ASCII-compatible multi-byte decoders: ASCII runs of 16
 /// bytes or more in bulk; 64-byte blocks of ASCII and pairs of `pairs` in the vector
 /// kernel where there is one ([`crate::sink::Pairs`]); otherwise two-byte sequences
@@ -557,7 +590,8 @@ pub(crate) fn fast_byte_map<S: Sink>(src: &[u8], dst: &mut S, map: &ByteMap<'_>)
 /// non-ASCII sequence at the start of `rest` that `pair` did not take (other lengths,
 /// non-BMP code points): its code point (a scalar value, as the indexes and the
 /// Standard's arithmetic give) and length; `None` hands the rest to the handler.
-/// Returns the bytes consumed.
+/// Returns the bytes consumed. `pairs` gives the table, built on its first call in the
+/// `compact` build.
 #[inline(always)]
 // Hot loop. Bounds: `i <= src.len()` always: `copy_ascii` and `push_double_byte_run`
 // consume at most the slice they are given (`src[i..]`), and `sequence` returns a length
@@ -567,9 +601,14 @@ pub(crate) fn fast_byte_map<S: Sink>(src: &[u8], dst: &mut S, map: &ByteMap<'_>)
 pub(crate) fn fast_multi_byte<S: Sink>(
     src: &[u8],
     dst: &mut S,
-    pairs: &PairTable,
+    pairs: impl FnOnce() -> &'static PairTable,
     sequence: impl Fn(&[u8]) -> Option<(u32, usize)>,
 ) -> usize {
+    #[cfg(all(feature = "compact", target_arch = "wasm32"))]
+    if per_byte_first(src.len()) {
+        return 0;
+    }
+    let pairs = pairs();
     let pair = |lead, trail| pairs.get(lead, trail);
     let mut i = 0;
     while i < src.len() {

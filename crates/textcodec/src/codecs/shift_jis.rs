@@ -91,7 +91,7 @@ impl DecodeKernel for ShiftJisDecoder {
     fn fast<S: Sink>(&mut self, src: &[u8], dst: &mut S) -> usize {
         // Two-byte pairs (EUDC's Private Use code points included); 0x80 and kana are left
         // to `sequence`.
-        fast_multi_byte(src, dst, index::shift_jis_pairs(), |s| match *s {
+        fast_multi_byte(src, dst, index::shift_jis_pairs, |s| match *s {
             [0x80, ..] => Some((0x80, 1)),
             [kana @ 0xA1..=0xDF, ..] => Some((0xFF61 - 0xA1 + u32::from(kana), 1)),
             [lead @ (0x81..=0x9F | 0xE0..=0xFC), trail, ..] => {
