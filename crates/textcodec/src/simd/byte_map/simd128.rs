@@ -285,24 +285,14 @@ fn to_utf16_steps<const QUARTER: bool>(
             continue;
         }
         if QUARTER {
-            if let Some((a, b)) = quarter.map(bytes) {
-                // SAFETY: the stores write the block's 16 units.
-                unsafe {
-                    let d = out_ptr(block);
-                    v128_store(d.cast(), a);
-                    v128_store(d.add(8).cast(), b);
-                }
+            if let Some(units) = quarter.map(bytes) {
+                store_units(block, units);
                 i += STEP;
                 continue;
             }
         }
-        if let Some((a, b)) = linear.map(bytes) {
-            // SAFETY: the stores write the block's 16 units.
-            unsafe {
-                let d = out_ptr(block);
-                v128_store(d.cast(), a);
-                v128_store(d.add(8).cast(), b);
-            }
+        if let Some(units) = linear.map(bytes) {
+            store_units(block, units);
             i += STEP;
             continue;
         }
@@ -320,15 +310,23 @@ fn to_utf16_steps<const QUARTER: bool>(
             write_slots(&mut block[..valid], &spill(a, b)[..valid]);
             return i + valid;
         }
-        // SAFETY: the stores write the block's 16 units.
+        store_units(block, (a, b));
+        i += STEP;
+    }
+    i
+}
+
+/// Units 0-7 and 8-15 stored into `block` (16 units).
+#[inline(always)]
+fn store_units(block: &mut Slots<u16>, (a, b): (v128, v128)) {
+    if block.len() >= STEP {
+        // SAFETY: the stores write the 16 units of `block`.
         unsafe {
             let d = out_ptr(block);
             v128_store(d.cast(), a);
             v128_store(d.add(8).cast(), b);
         }
-        i += STEP;
     }
-    i
 }
 
 /// The 16 bytes of `bytes` widened into `block` (16 units).
