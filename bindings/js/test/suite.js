@@ -224,6 +224,66 @@ export function cases(tc, vectors) {
     }
   });
 
+  add('encode: single-byte text with characters the encoding lacks, every error mode, against the decode table', () => {
+    // encode() and the Encoder class take the core's single-byte table path, which sends
+    // each character its table lacks through the library's encoder and goes on after it.
+    // The oracle is the Standard's single-byte encoder written out: a character's byte is
+    // the first byte that decodes to it; else `?` (replace), `&#cp;` (html) or an error at
+    // its index (fatal); a lone surrogate is U+FFFD first.
+    const pool = ['a', ' ', '\u00E9', '\u00A0', '\u0416', '\u0436', '\u03A9', '\u05D0', '\u2014', '\u201C', '\u00AB',
+      '\u20AC', '\u2500', '\u65E5', '\uFFFD', '\uD83D\uDE00', '\uD800', '\uDC00', '\u0080', '\u0000'];
+    let seed = 4242;
+    const next = () => (seed = (seed * 1103515245 + 12345) >>> 0) >>> 16;
+    for (const label of ['windows-1252', 'koi8-r', 'iso-8859-7', 'windows-1255', 'ibm866', 'macintosh']) {
+      const byteOf = new Map();
+      for (let b = 255; b >= 0; b--) {
+        const c = tc.decode(new Uint8Array([b]), label);
+        if (c !== '\uFFFD') byteOf.set(c, b);
+      }
+      for (const length of [1, 15, 16, 17, 40, 1000]) {
+        const chars = [];
+        for (let i = 0; i < length; i++) chars.push(pool[next() % pool.length]);
+        // Runs of mappable text between the others, so that 16-unit blocks without one occur.
+        if (length > 16) chars.splice(length >> 1, 0, 'abcdefghijklmnopqrstuvwxyz0123456789');
+        const text = chars.join('');
+        for (const errors of ['replace', 'html', 'fatal']) {
+          const want = [];
+          let failAt = -1;
+          for (let i = 0; i < text.length && failAt < 0; i++) {
+            let cp = text.codePointAt(i);
+            if (cp > 0xFFFF) i++;
+            if (cp >= 0xD800 && cp <= 0xDFFF) cp = 0xFFFD;
+            const b = byteOf.get(String.fromCodePoint(cp));
+            if (b !== undefined) want.push(b);
+            else if (errors === 'replace') want.push(0x3F);
+            else if (errors === 'html') for (const ch of `&#${cp};`) want.push(ch.charCodeAt(0));
+            else failAt = i - (cp > 0xFFFF ? 1 : 0);
+          }
+          const got = (() => { try { return tc.encode(text, label, { errors }); } catch (e) { return e; } })();
+          const encoder = new tc.Encoder(label, { errors });
+          const chunked = (() => {
+            try {
+              const parts = [];
+              for (let i = 0; i < text.length; i += 7) parts.push(...encoder.encode(text.slice(i, i + 7), { stream: true }));
+              parts.push(...encoder.encode());
+              return new Uint8Array(parts);
+            } catch (e) { return e; }
+          })();
+          for (const [what, result] of [['encode()', got], ['Encoder in 7-unit chunks', chunked]]) {
+            if (failAt >= 0) {
+              if (!(result instanceof TypeError)) fail(`${label} ${errors} ${length} ${what}: no error, want one at ${failAt}`);
+            } else if (result instanceof Error) {
+              fail(`${label} ${errors} ${length} ${what}: ${result.message}`);
+            } else {
+              equalBytes(result, new Uint8Array(want), `${label} ${errors} ${length} ${what}`);
+            }
+          }
+          if (failAt >= 0 && !String(got.message).includes(`index ${failAt} `)) fail(`${label} ${length}: ${got.message}, want index ${failAt}`);
+        }
+      }
+    }
+  });
+
   add('decode: long outputs of growing and shrinking sizes', () => {
     // Chromium builds these strings from an array it keeps between calls
     // (src/string-builder.js): it grows, and one of more than 8 M units is let go for a

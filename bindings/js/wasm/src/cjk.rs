@@ -17,7 +17,8 @@ use core::cell::UnsafeCell;
 
 use textcodec::{EncodeErrorMode, EncodeStatus, Encoder, Encoding};
 
-use crate::{result, set_output, Global};
+use crate::encode::{finish, through_library, units_of_char, unmappable, Library};
+use crate::Global;
 
 /// A table entry not yet filled.
 const UNKNOWN: u16 = 0;
@@ -122,24 +123,15 @@ pub(crate) fn try_encode(encoder: &mut Encoder, src: &[u16], out: &mut Vec<u8>) 
             continue;
         }
         // One character through the library: a surrogate pair whole.
-        let pair = (0xD800..0xDC00).contains(&unit)
-            && src.get(i + 1).is_some_and(|t| (0xDC00..0xE000).contains(t));
-        let n = if pair { 2 } else { 1 };
-        out.truncate(o);
-        let r = encoder.encode_from_utf16_to_vec(src.get(i..i + n)?, out, true);
-        o = out.len();
+        let n = units_of_char(src, i);
+        let run =
+            |e: &mut Encoder, units: &[u16], dst: &mut [u8]| e.encode_from_utf16(units, dst, true);
+        let rest = src.len().saturating_sub(i + n) * 2;
         i += n;
-        if let EncodeStatus::Unmappable(u) = r.status {
-            set_output(out.as_ptr(), o);
-            let slots = result();
-            slots[2] = u32::try_from(i).ok()?;
-            slots[5] = u32::from(u.code_point());
-            return Some(1);
+        match through_library(encoder, src.get(i - n..i)?, rest, out, o, run)? {
+            Library::Done(next) => o = next,
+            Library::Unmappable(o, cp) => return unmappable(out, o, i, cp),
         }
-        out.resize(o + (src.len() - i) * 2, 0);
     }
-    out.truncate(o);
-    set_output(out.as_ptr(), out.len());
-    result()[2] = u32::try_from(src.len()).ok()?;
-    Some(0)
+    finish(out, o, src.len())
 }

@@ -63,6 +63,76 @@ fn run_encoder(
     }
 }
 
+/// Where one character that a fast path's table lacks has gone through the library.
+pub(crate) enum Library {
+    /// Its bytes are in the output, which goes on at this position.
+    Done(usize),
+    /// Fatal mode, unmappable: the output written before it (its length) and the code
+    /// point.
+    Unmappable(usize, u32),
+}
+
+/// Encodes one character `ch` (a surrogate pair whole, for UTF-16; the character's bytes,
+/// for UTF-8) with `encoder` into `out` at `o`, for a fast path that meets a character its
+/// table lacks and goes on after it. `out` is kept at least `rest` bytes longer than the
+/// bytes written (the fast path's bound for the input after `ch`), and grows only by what
+/// the character adds: at most ten bytes (`&#1114111;`), through a small buffer. `None`
+/// if the library does not take it all (not reached: the caller hands the chunk to the
+/// library's loop then).
+pub(crate) fn through_library<T>(
+    encoder: &mut Encoder,
+    ch: &[T],
+    rest: usize,
+    out: &mut Vec<u8>,
+    o: usize,
+    run: impl FnOnce(&mut Encoder, &[T], &mut [u8]) -> textcodec::EncodeResult,
+) -> Option<Library> {
+    let mut spare = [0u8; 16];
+    let r = run(encoder, ch, &mut spare);
+    if r.read != ch.len() {
+        return None;
+    }
+    let bytes = spare.get(..r.written)?;
+    let room = o + bytes.len() + rest;
+    if room > out.len() {
+        out.resize(room, 0);
+    }
+    out.get_mut(o..o + bytes.len())?.copy_from_slice(bytes);
+    let o = o + bytes.len();
+    Some(match r.status {
+        EncodeStatus::Unmappable(u) => Library::Unmappable(o, u32::from(u.code_point())),
+        _ => Library::Done(o),
+    })
+}
+
+/// The UTF-16 length of the character at `src[i]`: 2 for a surrogate pair.
+pub(crate) fn units_of_char(src: &[u16], i: usize) -> usize {
+    let lead = src.get(i).is_some_and(|u| (0xD800..0xDC00).contains(u));
+    let trail = src.get(i + 1).is_some_and(|t| (0xDC00..0xE000).contains(t));
+    if lead && trail {
+        2
+    } else {
+        1
+    }
+}
+
+/// Ends a one-shot fast path: the output is `out[..o]`, all `len` input units read.
+pub(crate) fn finish(out: &mut Vec<u8>, o: usize, len: usize) -> Option<u32> {
+    out.truncate(o);
+    set_output(out.as_ptr(), out.len());
+    result()[2] = u32::try_from(len).ok()?;
+    Some(0)
+}
+
+/// Ends a fast path at an unmappable character (fatal mode): status 1, as `run_encoder`.
+pub(crate) fn unmappable(out: &[u8], o: usize, read: usize, code_point: u32) -> Option<u32> {
+    set_output(out.as_ptr(), o);
+    let slots = result();
+    slots[2] = u32::try_from(read).ok()?;
+    slots[5] = code_point;
+    Some(1)
+}
+
 /// Single-byte encoders' reverse tables (BMP code point → byte, 0 for none; ASCII maps to
 /// itself, U+0000 to 0), built on an encoding's first use from its decoder: the Standard's single-byte
 /// encoder returns *index pointer* + 0x80, the first pointer whose code point it is.
@@ -94,11 +164,17 @@ fn single_byte_table(e: Encoding) -> &'static [u8; 0x10000] {
     &tables[tables.len() - 1].1
 }
 
-/// A single-byte encoding's bytes for valid UTF-8 `src`, into `out`; `false` (and `out` in
-/// any state) at the first character the encoding lacks: the caller then runs the library's
-/// encoder, which reports it as the error mode says. Eight ASCII bytes at a time, then one
-/// table load per character.
-fn single_byte_encode(table: &[u8], src: &[u8], out: &mut Vec<u8>) -> bool {
+/// A single-byte encoding's bytes for valid UTF-8 `text`, into `out`: eight ASCII bytes at
+/// a time, then one table load per character; a character the encoding lacks (and any
+/// astral one: no single-byte encoding has one) goes through the library's `encoder`,
+/// which writes what the error mode says, and the loop goes on after it.
+fn single_byte_encode(
+    table: &[u8; 0x10000],
+    encoder: &mut Encoder,
+    text: &str,
+    out: &mut Vec<u8>,
+) -> Option<u32> {
+    let src = text.as_bytes();
     out.clear();
     out.resize(src.len(), 0);
     let (mut i, mut o) = (0, 0);
@@ -112,7 +188,7 @@ fn single_byte_encode(table: &[u8], src: &[u8], out: &mut Vec<u8>) -> bool {
                 continue;
             }
         }
-        let b = src[i];
+        let b = *src.get(i)?;
         let at = |k: usize| u32::from(src.get(i + k).copied().unwrap_or(0) & 0x3F);
         let (code_point, n) = if b < 0x80 {
             (u32::from(b), 1)
@@ -121,71 +197,116 @@ fn single_byte_encode(table: &[u8], src: &[u8], out: &mut Vec<u8>) -> bool {
         } else if b < 0xF0 {
             ((u32::from(b & 0x0F) << 12) | (at(1) << 6) | at(2), 3)
         } else {
-            // Astral characters: no single-byte encoding has one.
-            return false;
+            (0x10000, 4)
         };
-        let byte = if code_point < 0x80 {
-            code_point as u8
-        } else {
-            match table.get(code_point as usize) {
-                Some(&b) if b != 0 => b,
-                _ => return false,
+        let byte = match table.get(code_point as usize) {
+            Some(&byte) if byte != 0 || code_point == 0 => byte,
+            _ => {
+                let run = |e: &mut Encoder, bytes: &[u8], dst: &mut [u8]| {
+                    // `text` is valid UTF-8 and `i..i + n` one character of it.
+                    let c = core::str::from_utf8(bytes).unwrap_or_default();
+                    e.encode_from_utf8(c, dst, true)
+                };
+                let rest = src.len().saturating_sub(i + n);
+                i += n;
+                match through_library(encoder, src.get(i - n..i)?, rest, out, o, run)? {
+                    Library::Done(next) => o = next,
+                    Library::Unmappable(o, cp) => return unmappable(out, o, i, cp),
+                }
+                continue;
             }
         };
-        out[o] = byte;
+        *out.get_mut(o)? = byte;
         i += n;
         o += 1;
     }
-    out.truncate(o);
-    true
+    finish(out, o, src.len())
 }
 
 /// [`single_byte_encode`] for UTF-16 input: one table load per code unit, ASCII included,
-/// with no branch but one per 16 units on whether any was unmappable (a surrogate is never
-/// in a table: the library's encoder then handles it).
-fn single_byte_encode_utf16(table: &[u8; 0x10000], src: &[u16], out: &mut Vec<u8>) -> bool {
+/// with no branch but one per 16 units on whether any was unmappable; a block with one is
+/// done again unit by unit, its lacking characters (surrogates included: never in a table)
+/// through the library.
+fn single_byte_encode_utf16(
+    table: &[u8; 0x10000],
+    encoder: &mut Encoder,
+    src: &[u16],
+    last: bool,
+    out: &mut Vec<u8>,
+) -> Option<u32> {
     out.clear();
     out.resize(src.len(), 0);
-    for (dst, units) in out.chunks_mut(16).zip(src.chunks(16)) {
-        let mut lacking = false;
-        for (d, &unit) in dst.iter_mut().zip(units) {
-            let byte = table[usize::from(unit)];
-            *d = byte;
-            lacking |= byte == 0 && unit != 0;
+    let (mut i, mut o) = (0, 0);
+    while i < src.len() {
+        if let (Some(units), Some(dst)) = (src.get(i..i + 16), out.get_mut(o..o + 16)) {
+            let mut lacking = false;
+            for (d, &unit) in dst.iter_mut().zip(units) {
+                let byte = table[usize::from(unit)];
+                *d = byte;
+                lacking |= byte == 0 && unit != 0;
+            }
+            if !lacking {
+                i += 16;
+                o += 16;
+                continue;
+            }
         }
-        if lacking {
-            return false;
+        let end = (i + 16).min(src.len());
+        while i < end {
+            let unit = *src.get(i)?;
+            let byte = table[usize::from(unit)];
+            if byte != 0 || unit == 0 {
+                *out.get_mut(o)? = byte;
+                i += 1;
+                o += 1;
+                continue;
+            }
+            let n = units_of_char(src, i);
+            if !last && n == 1 && i + 1 == src.len() && (0xD800..0xDC00).contains(&unit) {
+                return None; // a lead surrogate a later chunk may complete
+            }
+            let run = |e: &mut Encoder, units: &[u16], dst: &mut [u8]| {
+                e.encode_from_utf16(units, dst, true)
+            };
+            let rest = src.len().saturating_sub(i + n);
+            i += n;
+            match through_library(encoder, src.get(i - n..i)?, rest, out, o, run)? {
+                Library::Done(next) => o = next,
+                Library::Unmappable(o, cp) => return unmappable(out, o, i, cp),
+            }
         }
     }
-    true
+    finish(out, o, src.len())
 }
 
-/// The single-byte fast path of [`tc_encode`] and [`tc_encoder_encode`]: `Some(status)` when
-/// it encoded the whole input (single-byte encoders keep no state between calls).
+/// The single-byte fast path of [`tc_encode`] and [`tc_encoder_encode`]: `Some(status)`
+/// when it encoded the chunk (single-byte encoders keep no state between characters).
+/// `None` for other encodings, UTF-8 input that is not UTF-8, and a lead surrogate ending
+/// a chunk that is not the last, which the library's loop keeps for the next chunk.
 fn try_single_byte(
-    e: Encoding,
+    encoder: &mut Encoder,
     ptr: *const u8,
     len: u32,
     utf16: bool,
+    last: bool,
     out: &mut Vec<u8>,
 ) -> Option<u32> {
+    let e = encoder.encoding();
     if !e.is_single_byte() {
         return None;
     }
     let table = single_byte_table(e);
     if utf16 {
-        if !single_byte_encode_utf16(table, input_units(ptr.cast(), len as usize), out) {
-            return None;
-        }
+        single_byte_encode_utf16(
+            table,
+            encoder,
+            input_units(ptr.cast(), len as usize),
+            last,
+            out,
+        )
     } else {
-        let text = utf8_text(input(ptr, len as usize))?;
-        if !single_byte_encode(table, text.as_bytes(), out) {
-            return None;
-        }
+        single_byte_encode(table, encoder, utf8_text(input(ptr, len as usize))?, out)
     }
-    set_output(out.as_ptr(), out.len());
-    result()[2] = len;
-    Some(0)
 }
 
 /// One-shot encode (`mode`: 0 fatal, 1 html, 2 replace; `utf16`: the input is `len` code
@@ -196,7 +317,7 @@ pub extern "C" fn tc_encode(id: u32, mode: u32, ptr: *const u8, len: u32, utf16:
         return 2;
     };
     let out = &mut ONCE.get().bytes;
-    if let Some(status) = try_single_byte(encoder.encoding(), ptr, len, utf16 != 0, out) {
+    if let Some(status) = try_single_byte(&mut encoder, ptr, len, utf16 != 0, true, out) {
         return status;
     }
     if utf16 != 0 {
@@ -212,6 +333,9 @@ pub extern "C" fn tc_encode(id: u32, mode: u32, ptr: *const u8, len: u32, utf16:
 pub struct EncoderHandle {
     encoder: Encoder,
     out: Vec<u8>,
+    /// The library's encoder holds a lead surrogate from the end of the last chunk: the
+    /// next chunk goes to it whole, not to a fast path, which would write past it.
+    pending_lead: bool,
 }
 
 /// A new encoder, or null if the encoding has none.
@@ -221,6 +345,7 @@ pub extern "C" fn tc_encoder_new(id: u32, mode: u32) -> *mut EncoderHandle {
         Some(encoder) => Box::into_raw(Box::new(EncoderHandle {
             encoder,
             out: Vec::new(),
+            pending_lead: false,
         })),
         None => core::ptr::null_mut(),
     }
@@ -245,10 +370,20 @@ pub extern "C" fn tc_encoder_encode(
     last: u32,
 ) -> u32 {
     let Some(h) = handle(h) else { return 2 };
-    if let Some(status) = try_single_byte(h.encoder.encoding(), ptr, len, utf16 != 0, &mut h.out) {
-        return status;
+    let (utf16, last) = (utf16 != 0, last != 0);
+    if !h.pending_lead {
+        if let Some(status) = try_single_byte(&mut h.encoder, ptr, len, utf16, last, &mut h.out) {
+            return status;
+        }
     }
-    run_encoder(&mut h.encoder, ptr, len, utf16 != 0, last != 0, &mut h.out)
+    let status = run_encoder(&mut h.encoder, ptr, len, utf16, last, &mut h.out);
+    h.pending_lead = status == 0
+        && utf16
+        && !last
+        && input_units(ptr.cast(), len as usize)
+            .last()
+            .is_some_and(|u| (0xD800..0xDC00).contains(u));
+    status
 }
 
 /// Starts the encoder afresh.
@@ -256,5 +391,6 @@ pub extern "C" fn tc_encoder_encode(
 pub extern "C" fn tc_encoder_reset(h: *mut EncoderHandle) {
     if let Some(h) = handle(h) {
         h.encoder.reset();
+        h.pending_lead = false;
     }
 }
