@@ -223,10 +223,29 @@ fn single_byte_encode(
     finish(out, o, src.len())
 }
 
-/// [`single_byte_encode`] for UTF-16 input: one table load per code unit, ASCII included,
-/// with no branch but one per 16 units on whether any was unmappable; a block with one is
-/// done again unit by unit, its lacking characters (surrogates included: never in a table)
-/// through the library.
+/// Maps whole 16-unit blocks of `src` into `dst` (at least as long) while no unit of a
+/// block is lacking from `table`: one table load per code unit, ASCII included, and one
+/// branch per block. Returns the units done: all of them, or up to the block with one.
+fn map_blocks(table: &[u8; 0x10000], src: &[u16], dst: &mut [u8]) -> usize {
+    let mut done = 0;
+    for (dst, units) in dst.chunks_mut(16).zip(src.chunks(16)) {
+        let mut lacking = false;
+        for (d, &unit) in dst.iter_mut().zip(units) {
+            let byte = table[usize::from(unit)];
+            *d = byte;
+            lacking |= byte == 0 && unit != 0;
+        }
+        if lacking {
+            break;
+        }
+        done += units.len();
+    }
+    done
+}
+
+/// [`single_byte_encode`] for UTF-16 input: blocks by [`map_blocks`]; a block with a
+/// lacking unit is done again unit by unit, its lacking characters (surrogates included:
+/// never in a table) through the library.
 fn single_byte_encode_utf16(
     table: &[u8; 0x10000],
     encoder: &mut Encoder,
@@ -237,19 +256,13 @@ fn single_byte_encode_utf16(
     out.clear();
     out.resize(src.len(), 0);
     let (mut i, mut o) = (0, 0);
-    while i < src.len() {
-        if let (Some(units), Some(dst)) = (src.get(i..i + 16), out.get_mut(o..o + 16)) {
-            let mut lacking = false;
-            for (d, &unit) in dst.iter_mut().zip(units) {
-                let byte = table[usize::from(unit)];
-                *d = byte;
-                lacking |= byte == 0 && unit != 0;
-            }
-            if !lacking {
-                i += 16;
-                o += 16;
-                continue;
-            }
+    loop {
+        // `out` holds at least a byte for each unit left.
+        let n = map_blocks(table, src.get(i..)?, out.get_mut(o..)?);
+        i += n;
+        o += n;
+        if i == src.len() {
+            break;
         }
         let end = (i + 16).min(src.len());
         while i < end {
@@ -274,6 +287,9 @@ fn single_byte_encode_utf16(
                 Library::Done(next) => o = next,
                 Library::Unmappable(o, cp) => return unmappable(out, o, i, cp),
             }
+        }
+        if i == src.len() {
+            break;
         }
     }
     finish(out, o, src.len())
