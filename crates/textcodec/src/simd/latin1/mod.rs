@@ -113,8 +113,9 @@ pub(super) mod sse2;
 #[cfg(target_arch = "x86_64")]
 pub(super) mod avx2;
 
-/// Latin-1 → UTF-8 with AVX-512: 32 bytes per step, each widened to a `u16` lane that
-/// holds its one or two UTF-8 bytes, packed by `vpcompressb`.
+/// Latin-1 → UTF-8 with AVX-512: 64 bytes per step, stored as they are where ASCII, else
+/// each byte's first and second UTF-8 bytes interleaved by `vpermt2b` and the ones kept
+/// packed by `vpcompressb`.
 #[cfg(target_arch = "x86_64")]
 pub(super) mod avx512;
 
