@@ -17,7 +17,7 @@ use core::cell::UnsafeCell;
 
 use textcodec::{EncodeErrorMode, EncodeStatus, Encoder, Encoding};
 
-use crate::encode::{finish, through_library, units_of_char, unmappable, Library};
+use crate::encode::{finish, through_library, units_of_char};
 use crate::Global;
 
 /// A table entry not yet filled.
@@ -126,11 +126,9 @@ pub(crate) fn try_encode(encoder: &mut Encoder, src: &[u16], out: &mut Vec<u8>) 
         let n = units_of_char(src, i);
         let run =
             |e: &mut Encoder, units: &[u16], dst: &mut [u8]| e.encode_from_utf16(units, dst, true);
-        let rest = src.len().saturating_sub(i + n) * 2;
-        i += n;
-        match through_library(encoder, src.get(i - n..i)?, rest, out, o, run)? {
-            Library::Done(next) => o = next,
-            Library::Unmappable(o, cp) => return unmappable(out, o, i, cp),
+        match through_library(encoder, src, (i, o), n, 2, out, run) {
+            Ok(next) => (i, o) = next,
+            Err(status) => return status,
         }
     }
     finish(out, o, src.len())

@@ -63,46 +63,47 @@ fn run_encoder(
     }
 }
 
-/// Where one character that a fast path's table lacks has gone through the library.
-pub(crate) enum Library {
-    /// Its bytes are in the output, which goes on at this position.
-    Done(usize),
-    /// Fatal mode, unmappable: the output written before it (its length) and the code
-    /// point.
-    Unmappable(usize, u32),
-}
-
-/// Encodes one character `ch` (a surrogate pair whole, for UTF-16; the character's bytes,
-/// for UTF-8) with `encoder` into `out` at `o`, for a fast path that meets a character its
-/// table lacks and goes on after it. `out` is kept at least `rest` bytes longer than the
-/// bytes written (the fast path's bound for the input after `ch`), and grows only by what
-/// the character adds: at most ten bytes (`&#1114111;`), through a small buffer. `None`
-/// if the library does not take it all (not reached: the caller hands the chunk to the
-/// library's loop then).
+/// Encodes the one character at `src[i..i + n]` (a surrogate pair whole, for UTF-16; the
+/// character's bytes, for UTF-8) with `encoder` into `out` at `o`, for a fast path that
+/// meets a character its table lacks and goes on after it; `at` is `(i, o)`. `out` is kept
+/// at least `per_unit` bytes per input unit after the character longer than the bytes
+/// written (the fast path's bound), and grows only by what the character adds: at most
+/// ten bytes (`&#1114111;`), through a small buffer. `Ok` with the positions after it, or
+/// `Err` with what the fast path returns: `Some(1)` for an unmappable character in fatal
+/// mode (its output and offsets set, as `run_encoder` sets them), `None` if the library
+/// does not take it all (not reached: the caller hands the chunk to the library's loop).
 pub(crate) fn through_library<T>(
     encoder: &mut Encoder,
-    ch: &[T],
-    rest: usize,
+    src: &[T],
+    (i, o): (usize, usize),
+    n: usize,
+    per_unit: usize,
     out: &mut Vec<u8>,
-    o: usize,
     run: impl FnOnce(&mut Encoder, &[T], &mut [u8]) -> textcodec::EncodeResult,
-) -> Option<Library> {
+) -> Result<(usize, usize), Option<u32>> {
     let mut spare = [0u8; 16];
-    let r = run(encoder, ch, &mut spare);
-    if r.read != ch.len() {
-        return None;
+    let r = run(encoder, src.get(i..i + n).ok_or(None)?, &mut spare);
+    if r.read != n {
+        return Err(None);
     }
-    let bytes = spare.get(..r.written)?;
-    let room = o + bytes.len() + rest;
+    let bytes = spare.get(..r.written).ok_or(None)?;
+    let i = i + n;
+    let room = o + bytes.len() + src.len().saturating_sub(i) * per_unit;
     if room > out.len() {
         out.resize(room, 0);
     }
-    out.get_mut(o..o + bytes.len())?.copy_from_slice(bytes);
+    out.get_mut(o..o + bytes.len())
+        .ok_or(None)?
+        .copy_from_slice(bytes);
     let o = o + bytes.len();
-    Some(match r.status {
-        EncodeStatus::Unmappable(u) => Library::Unmappable(o, u32::from(u.code_point())),
-        _ => Library::Done(o),
-    })
+    if let EncodeStatus::Unmappable(u) = r.status {
+        set_output(out.as_ptr(), o);
+        let slots = result();
+        slots[2] = u32::try_from(i).map_err(|_| None)?;
+        slots[5] = u32::from(u.code_point());
+        return Err(Some(1));
+    }
+    Ok((i, o))
 }
 
 /// The UTF-16 length of the character at `src[i]`: 2 for a surrogate pair.
@@ -122,15 +123,6 @@ pub(crate) fn finish(out: &mut Vec<u8>, o: usize, len: usize) -> Option<u32> {
     set_output(out.as_ptr(), out.len());
     result()[2] = u32::try_from(len).ok()?;
     Some(0)
-}
-
-/// Ends a fast path at an unmappable character (fatal mode): status 1, as `run_encoder`.
-pub(crate) fn unmappable(out: &[u8], o: usize, read: usize, code_point: u32) -> Option<u32> {
-    set_output(out.as_ptr(), o);
-    let slots = result();
-    slots[2] = u32::try_from(read).ok()?;
-    slots[5] = code_point;
-    Some(1)
 }
 
 /// Single-byte encoders' reverse tables (BMP code point → byte, 0 for none; ASCII maps to
@@ -207,11 +199,9 @@ fn single_byte_encode(
                     let c = core::str::from_utf8(bytes).unwrap_or_default();
                     e.encode_from_utf8(c, dst, true)
                 };
-                let rest = src.len().saturating_sub(i + n);
-                i += n;
-                match through_library(encoder, src.get(i - n..i)?, rest, out, o, run)? {
-                    Library::Done(next) => o = next,
-                    Library::Unmappable(o, cp) => return unmappable(out, o, i, cp),
+                match through_library(encoder, src, (i, o), n, 1, out, run) {
+                    Ok(next) => (i, o) = next,
+                    Err(status) => return status,
                 }
                 continue;
             }
@@ -281,11 +271,9 @@ fn single_byte_encode_utf16(
             let run = |e: &mut Encoder, units: &[u16], dst: &mut [u8]| {
                 e.encode_from_utf16(units, dst, true)
             };
-            let rest = src.len().saturating_sub(i + n);
-            i += n;
-            match through_library(encoder, src.get(i - n..i)?, rest, out, o, run)? {
-                Library::Done(next) => o = next,
-                Library::Unmappable(o, cp) => return unmappable(out, o, i, cp),
+            match through_library(encoder, src, (i, o), n, 1, out, run) {
+                Ok(next) => (i, o) = next,
+                Err(status) => return status,
             }
         }
         if i == src.len() {
