@@ -802,8 +802,9 @@ size_t textcodec_decoder_max_utf16_buffer_length(const struct TextcodecDecoder *
  *
  * # Safety
  * `decoder` is a live decoder (`NULL` gives `TEXTCODEC_INVALID_ARGUMENT`); `src`
- * designates `src_len` readable bytes and `dst` `dst_len` writable bytes, not
- * overlapping (either may be `NULL` when its length is 0).
+ * designates `src_len` readable bytes and `dst` `dst_len` writable bytes
+ * (either may be `NULL` when its length is 0). Buffers that overlap are refused
+ * (`TEXTCODEC_INVALID_ARGUMENT`).
  */
 struct TextcodecDecodeResult textcodec_decoder_decode_to_utf8(struct TextcodecDecoder *decoder,
                                                               const uint8_t *src,
@@ -847,8 +848,9 @@ size_t textcodec_decode_max_utf16_length(size_t byte_length);
  * written). `encoding` in the result is the one used (a BOM may choose it).
  *
  * # Safety
- * `src` designates `src_len` readable bytes and `dst` `dst_len` writable bytes, not
- * overlapping (`NULL` only with length 0).
+ * `src` designates `src_len` readable bytes and `dst` `dst_len` writable bytes
+ * (`NULL` only with length 0). Buffers that overlap are refused
+ * (`TEXTCODEC_INVALID_ARGUMENT`).
  */
 struct TextcodecDecodeResult textcodec_decode_to_utf8(TextcodecEncoding encoding,
                                                       uint32_t error_mode,
@@ -1056,8 +1058,9 @@ size_t textcodec_encoder_max_buffer_length_from_utf16(const struct TextcodecEnco
  *
  * # Safety
  * `encoder` is a live encoder (`NULL` gives `TEXTCODEC_INVALID_ARGUMENT`); `src`
- * designates `src_len` readable bytes and `dst` `dst_len` writable bytes, not
- * overlapping (`NULL` only with length 0).
+ * designates `src_len` readable bytes and `dst` `dst_len` writable bytes
+ * (`NULL` only with length 0). Buffers that overlap are refused
+ * (`TEXTCODEC_INVALID_ARGUMENT`).
  */
 struct TextcodecEncodeResult textcodec_encoder_encode_from_utf8(struct TextcodecEncoder *encoder,
                                                                 const uint8_t *src,
@@ -1107,8 +1110,9 @@ size_t textcodec_encode_max_length_from_utf16(TextcodecEncoding encoding,
  * before it written), or `TEXTCODEC_MALFORMED` where `src` is not UTF-8.
  *
  * # Safety
- * `src` designates `src_len` readable bytes and `dst` `dst_len` writable bytes, not
- * overlapping (`NULL` only with length 0).
+ * `src` designates `src_len` readable bytes and `dst` `dst_len` writable bytes
+ * (`NULL` only with length 0). Buffers that overlap are refused
+ * (`TEXTCODEC_INVALID_ARGUMENT`).
  */
 struct TextcodecEncodeResult textcodec_encode_from_utf8(TextcodecEncoding encoding,
                                                         uint32_t error_mode,
@@ -1222,8 +1226,9 @@ TextcodecEncoding textcodec_bom_sniff(const uint8_t *bytes, size_t len, size_t *
  * it all.
  *
  * # Safety
- * `src` designates `src_len` readable elements and `dst` `dst_len` writable ones, not
- * overlapping (`NULL` only with length 0; `uint16_t` pointers 2-byte aligned).
+ * `src` designates `src_len` readable elements and `dst` `dst_len` writable ones
+ * (`NULL` only with length 0; `uint16_t` pointers 2-byte aligned). Buffers that overlap
+ * are refused (`TEXTCODEC_INVALID_ARGUMENT`).
  */
 struct TextcodecMemResult textcodec_mem_utf8_to_utf16_lossy(const uint8_t *src,
                                                             size_t src_len,
@@ -1235,8 +1240,9 @@ struct TextcodecMemResult textcodec_mem_utf8_to_utf16_lossy(const uint8_t *src,
  * offset).
  *
  * # Safety
- * `src` designates `src_len` readable elements and `dst` `dst_len` writable ones, not
- * overlapping (`NULL` only with length 0; `uint16_t` pointers 2-byte aligned).
+ * `src` designates `src_len` readable elements and `dst` `dst_len` writable ones
+ * (`NULL` only with length 0; `uint16_t` pointers 2-byte aligned). Buffers that overlap
+ * are refused (`TEXTCODEC_INVALID_ARGUMENT`).
  */
 struct TextcodecMemResult textcodec_mem_utf8_to_utf16_checked(const uint8_t *src,
                                                               size_t src_len,
@@ -1248,8 +1254,9 @@ struct TextcodecMemResult textcodec_mem_utf8_to_utf16_checked(const uint8_t *src
  * buffer of `textcodec_mem_utf8_max_len_from_utf16(src_len)` bytes takes it all.
  *
  * # Safety
- * `src` designates `src_len` readable elements and `dst` `dst_len` writable ones, not
- * overlapping (`NULL` only with length 0; `uint16_t` pointers 2-byte aligned).
+ * `src` designates `src_len` readable elements and `dst` `dst_len` writable ones
+ * (`NULL` only with length 0; `uint16_t` pointers 2-byte aligned). Buffers that overlap
+ * are refused (`TEXTCODEC_INVALID_ARGUMENT`).
  */
 struct TextcodecMemResult textcodec_mem_utf16_to_utf8_lossy(const uint16_t *src,
                                                             size_t src_len,
@@ -1260,8 +1267,9 @@ struct TextcodecMemResult textcodec_mem_utf16_to_utf8_lossy(const uint16_t *src,
  * UTF-16 to UTF-8, stopping at the first lone surrogate.
  *
  * # Safety
- * `src` designates `src_len` readable elements and `dst` `dst_len` writable ones, not
- * overlapping (`NULL` only with length 0; `uint16_t` pointers 2-byte aligned).
+ * `src` designates `src_len` readable elements and `dst` `dst_len` writable ones
+ * (`NULL` only with length 0; `uint16_t` pointers 2-byte aligned). Buffers that overlap
+ * are refused (`TEXTCODEC_INVALID_ARGUMENT`).
  */
 struct TextcodecMemResult textcodec_mem_utf16_to_utf8_checked(const uint16_t *src,
                                                               size_t src_len,
@@ -1272,8 +1280,9 @@ struct TextcodecMemResult textcodec_mem_utf16_to_utf8_checked(const uint16_t *sr
  * Latin-1 to UTF-8 (two bytes from 0x80 on).
  *
  * # Safety
- * `src` designates `src_len` readable elements and `dst` `dst_len` writable ones, not
- * overlapping (`NULL` only with length 0; `uint16_t` pointers 2-byte aligned).
+ * `src` designates `src_len` readable elements and `dst` `dst_len` writable ones
+ * (`NULL` only with length 0; `uint16_t` pointers 2-byte aligned). Buffers that overlap
+ * are refused (`TEXTCODEC_INVALID_ARGUMENT`).
  */
 struct TextcodecMemResult textcodec_mem_latin1_to_utf8(const uint8_t *src,
                                                        size_t src_len,
@@ -1284,8 +1293,9 @@ struct TextcodecMemResult textcodec_mem_latin1_to_utf8(const uint8_t *src,
  * Latin-1 to UTF-16 (one unit per byte).
  *
  * # Safety
- * `src` designates `src_len` readable elements and `dst` `dst_len` writable ones, not
- * overlapping (`NULL` only with length 0; `uint16_t` pointers 2-byte aligned).
+ * `src` designates `src_len` readable elements and `dst` `dst_len` writable ones
+ * (`NULL` only with length 0; `uint16_t` pointers 2-byte aligned). Buffers that overlap
+ * are refused (`TEXTCODEC_INVALID_ARGUMENT`).
  */
 struct TextcodecMemResult textcodec_mem_latin1_to_utf16(const uint8_t *src,
                                                         size_t src_len,
@@ -1296,8 +1306,9 @@ struct TextcodecMemResult textcodec_mem_latin1_to_utf16(const uint8_t *src,
  * UTF-16 to Latin-1, stopping at the first unit from U+0100 on.
  *
  * # Safety
- * `src` designates `src_len` readable elements and `dst` `dst_len` writable ones, not
- * overlapping (`NULL` only with length 0; `uint16_t` pointers 2-byte aligned).
+ * `src` designates `src_len` readable elements and `dst` `dst_len` writable ones
+ * (`NULL` only with length 0; `uint16_t` pointers 2-byte aligned). Buffers that overlap
+ * are refused (`TEXTCODEC_INVALID_ARGUMENT`).
  */
 struct TextcodecMemResult textcodec_mem_utf16_to_latin1(const uint16_t *src,
                                                         size_t src_len,
@@ -1309,8 +1320,9 @@ struct TextcodecMemResult textcodec_mem_utf16_to_latin1(const uint16_t *src,
  * on.
  *
  * # Safety
- * `src` designates `src_len` readable elements and `dst` `dst_len` writable ones, not
- * overlapping (`NULL` only with length 0; `uint16_t` pointers 2-byte aligned).
+ * `src` designates `src_len` readable elements and `dst` `dst_len` writable ones
+ * (`NULL` only with length 0; `uint16_t` pointers 2-byte aligned). Buffers that overlap
+ * are refused (`TEXTCODEC_INVALID_ARGUMENT`).
  */
 struct TextcodecMemResult textcodec_mem_utf8_to_latin1(const uint8_t *src,
                                                        size_t src_len,

@@ -7,7 +7,7 @@ use textcodec::{
 
 use crate::encoding::{encoding_of, id_of, TextcodecEncoding, TEXTCODEC_NO_ENCODING};
 use crate::{
-    free_handle, into_handle, slice, slice_mut, TEXTCODEC_INPUT_EMPTY, TEXTCODEC_INVALID_ARGUMENT,
+    buffers, free_handle, into_handle, TEXTCODEC_INPUT_EMPTY, TEXTCODEC_INVALID_ARGUMENT,
     TEXTCODEC_MALFORMED, TEXTCODEC_OUTPUT_FULL,
 };
 
@@ -252,8 +252,9 @@ pub unsafe extern "C" fn textcodec_decoder_max_utf16_buffer_length(
 ///
 /// # Safety
 /// `decoder` is a live decoder (`NULL` gives `TEXTCODEC_INVALID_ARGUMENT`); `src`
-/// designates `src_len` readable bytes and `dst` `dst_len` writable bytes, not
-/// overlapping (either may be `NULL` when its length is 0).
+/// designates `src_len` readable bytes and `dst` `dst_len` writable bytes
+/// (either may be `NULL` when its length is 0). Buffers that overlap are refused
+/// (`TEXTCODEC_INVALID_ARGUMENT`).
 #[no_mangle]
 pub unsafe extern "C" fn textcodec_decoder_decode_to_utf8(
     decoder: *mut TextcodecDecoder,
@@ -264,11 +265,9 @@ pub unsafe extern "C" fn textcodec_decoder_decode_to_utf8(
     last: bool,
 ) -> TextcodecDecodeResult {
     // SAFETY: the documented contract.
-    let (Some(d), Some(src), Some(dst)) = (
-        unsafe { decoder_mut(decoder) },
-        unsafe { slice(src, src_len) },
-        unsafe { slice_mut(dst, dst_len) },
-    ) else {
+    let (Some(d), Some((src, dst))) = (unsafe { decoder_mut(decoder) }, unsafe {
+        buffers(src, src_len, dst, dst_len)
+    }) else {
         return TextcodecDecodeResult::invalid();
     };
     let before = d.inner.replacements();
@@ -292,11 +291,9 @@ pub unsafe extern "C" fn textcodec_decoder_decode_to_utf16(
     last: bool,
 ) -> TextcodecDecodeResult {
     // SAFETY: the documented contract.
-    let (Some(d), Some(src), Some(dst)) = (
-        unsafe { decoder_mut(decoder) },
-        unsafe { slice(src, src_len) },
-        unsafe { slice_mut(dst, dst_len) },
-    ) else {
+    let (Some(d), Some((src, dst))) = (unsafe { decoder_mut(decoder) }, unsafe {
+        buffers(src, src_len, dst, dst_len)
+    }) else {
         return TextcodecDecodeResult::invalid();
     };
     let before = d.inner.replacements();
@@ -325,8 +322,9 @@ pub extern "C" fn textcodec_decode_max_utf16_length(byte_length: usize) -> usize
 /// written). `encoding` in the result is the one used (a BOM may choose it).
 ///
 /// # Safety
-/// `src` designates `src_len` readable bytes and `dst` `dst_len` writable bytes, not
-/// overlapping (`NULL` only with length 0).
+/// `src` designates `src_len` readable bytes and `dst` `dst_len` writable bytes
+/// (`NULL` only with length 0). Buffers that overlap are refused
+/// (`TEXTCODEC_INVALID_ARGUMENT`).
 #[no_mangle]
 pub unsafe extern "C" fn textcodec_decode_to_utf8(
     encoding: TextcodecEncoding,
@@ -341,9 +339,7 @@ pub unsafe extern "C" fn textcodec_decode_to_utf8(
         return TextcodecDecodeResult::invalid();
     };
     // SAFETY: the documented contract.
-    let (Some(src), Some(dst)) = (unsafe { slice(src, src_len) }, unsafe {
-        slice_mut(dst, dst_len)
-    }) else {
+    let Some((src, dst)) = (unsafe { buffers(src, src_len, dst, dst_len) }) else {
         return TextcodecDecodeResult::invalid();
     };
     let mut d = Decoder::with_options(e, o);
@@ -374,9 +370,7 @@ pub unsafe extern "C" fn textcodec_decode_to_utf16(
         return TextcodecDecodeResult::invalid();
     };
     // SAFETY: the documented contract.
-    let (Some(src), Some(dst)) = (unsafe { slice(src, src_len) }, unsafe {
-        slice_mut(dst, dst_len)
-    }) else {
+    let Some((src, dst)) = (unsafe { buffers(src, src_len, dst, dst_len) }) else {
         return TextcodecDecodeResult::invalid();
     };
     let mut d = Decoder::with_options(e, o);

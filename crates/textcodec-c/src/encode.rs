@@ -12,7 +12,7 @@ use textcodec::{EncodeErrorMode, EncodeResult, EncodeStatus, Encoder};
 
 use crate::encoding::{encoding_of, id_of, TextcodecEncoding, TEXTCODEC_NO_ENCODING};
 use crate::{
-    free_handle, into_handle, slice, slice_mut, TEXTCODEC_INPUT_EMPTY, TEXTCODEC_INVALID_ARGUMENT,
+    buffers, free_handle, into_handle, TEXTCODEC_INPUT_EMPTY, TEXTCODEC_INVALID_ARGUMENT,
     TEXTCODEC_MALFORMED, TEXTCODEC_OUTPUT_FULL, TEXTCODEC_UNMAPPABLE,
 };
 
@@ -407,8 +407,9 @@ impl TextcodecEncoder {
 ///
 /// # Safety
 /// `encoder` is a live encoder (`NULL` gives `TEXTCODEC_INVALID_ARGUMENT`); `src`
-/// designates `src_len` readable bytes and `dst` `dst_len` writable bytes, not
-/// overlapping (`NULL` only with length 0).
+/// designates `src_len` readable bytes and `dst` `dst_len` writable bytes
+/// (`NULL` only with length 0). Buffers that overlap are refused
+/// (`TEXTCODEC_INVALID_ARGUMENT`).
 #[no_mangle]
 pub unsafe extern "C" fn textcodec_encoder_encode_from_utf8(
     encoder: *mut TextcodecEncoder,
@@ -419,11 +420,9 @@ pub unsafe extern "C" fn textcodec_encoder_encode_from_utf8(
     last: bool,
 ) -> TextcodecEncodeResult {
     // SAFETY: the documented contract.
-    let (Some(e), Some(src), Some(dst)) = (
-        unsafe { encoder_mut(encoder) },
-        unsafe { slice(src, src_len) },
-        unsafe { slice_mut(dst, dst_len) },
-    ) else {
+    let (Some(e), Some((src, dst))) = (unsafe { encoder_mut(encoder) }, unsafe {
+        buffers(src, src_len, dst, dst_len)
+    }) else {
         return TextcodecEncodeResult::invalid();
     };
     e.encode_utf8(src, dst, last)
@@ -446,11 +445,9 @@ pub unsafe extern "C" fn textcodec_encoder_encode_from_utf16(
     last: bool,
 ) -> TextcodecEncodeResult {
     // SAFETY: the documented contract.
-    let (Some(e), Some(src), Some(dst)) = (
-        unsafe { encoder_mut(encoder) },
-        unsafe { slice(src, src_len) },
-        unsafe { slice_mut(dst, dst_len) },
-    ) else {
+    let (Some(e), Some((src, dst))) = (unsafe { encoder_mut(encoder) }, unsafe {
+        buffers(src, src_len, dst, dst_len)
+    }) else {
         return TextcodecEncodeResult::invalid();
     };
     TextcodecEncodeResult::from_rust(e.inner.encode_from_utf16(src, dst, last))
@@ -494,8 +491,9 @@ pub extern "C" fn textcodec_encode_max_length_from_utf16(
 /// before it written), or `TEXTCODEC_MALFORMED` where `src` is not UTF-8.
 ///
 /// # Safety
-/// `src` designates `src_len` readable bytes and `dst` `dst_len` writable bytes, not
-/// overlapping (`NULL` only with length 0).
+/// `src` designates `src_len` readable bytes and `dst` `dst_len` writable bytes
+/// (`NULL` only with length 0). Buffers that overlap are refused
+/// (`TEXTCODEC_INVALID_ARGUMENT`).
 #[no_mangle]
 pub unsafe extern "C" fn textcodec_encode_from_utf8(
     encoding: TextcodecEncoding,
@@ -512,9 +510,7 @@ pub unsafe extern "C" fn textcodec_encode_from_utf8(
         return TextcodecEncodeResult::invalid();
     };
     // SAFETY: the documented contract.
-    let (Some(src), Some(dst)) = (unsafe { slice(src, src_len) }, unsafe {
-        slice_mut(dst, dst_len)
-    }) else {
+    let Some((src, dst)) = (unsafe { buffers(src, src_len, dst, dst_len) }) else {
         return TextcodecEncodeResult::invalid();
     };
     let mut e = TextcodecEncoder {
@@ -547,9 +543,7 @@ pub unsafe extern "C" fn textcodec_encode_from_utf16(
         return TextcodecEncodeResult::invalid();
     };
     // SAFETY: the documented contract.
-    let (Some(src), Some(dst)) = (unsafe { slice(src, src_len) }, unsafe {
-        slice_mut(dst, dst_len)
-    }) else {
+    let Some((src, dst)) = (unsafe { buffers(src, src_len, dst, dst_len) }) else {
         return TextcodecEncodeResult::invalid();
     };
     TextcodecEncodeResult::from_rust(e.encode_from_utf16(src, dst, true))

@@ -14,7 +14,9 @@
 //!   0; a `uint16_t` pointer must be 2-byte aligned. A function given a `NULL` pointer with
 //!   a length, a misaligned pointer, an unknown encoding or an unknown mode value does
 //!   nothing and reports it ([`TEXTCODEC_INVALID_ARGUMENT`], `NULL`, `false`,
-//!   [`TEXTCODEC_NO_ENCODING`] or `SIZE_MAX`, as each function says). What the library
+//!   [`TEXTCODEC_NO_ENCODING`] or `SIZE_MAX`, as each function says). An input and an
+//!   output buffer of one call that overlap are refused the same way
+//!   ([`TEXTCODEC_INVALID_ARGUMENT`]): no conversion works in place. What the library
 //!   cannot check is the caller's part of the contract: that a pointer with a length
 //!   designates that many valid elements, and that object pointers came from this
 //!   library's `_new` functions and were not freed.
@@ -131,6 +133,33 @@ pub(crate) unsafe fn slice_mut<'a, T>(ptr: *mut T, len: usize) -> Option<&'a mut
     }
     // SAFETY: non-null, aligned, the size fits `isize`; the caller vouches for the rest.
     Some(unsafe { core::slice::from_raw_parts_mut(ptr, len) })
+}
+
+/// A call's input and output buffers as slices: `None` when either is not a buffer (see
+/// [`slice`]) or when they share a byte (no conversion works in place, and a shared and a
+/// mutable slice over one byte would break Rust's aliasing rules).
+///
+/// # Safety
+/// As [`slice`] for `src` and [`slice_mut`] for `dst`, for `'a`.
+pub(crate) unsafe fn buffers<'a, S, D>(
+    src: *const S,
+    src_len: usize,
+    dst: *mut D,
+    dst_len: usize,
+) -> Option<(&'a [S], &'a mut [D])> {
+    let bytes = |len: usize, size: usize| len.saturating_mul(size);
+    let (s, d) = (src as usize, dst as usize);
+    let (s_len, d_len) = (
+        bytes(src_len, core::mem::size_of::<S>()),
+        bytes(dst_len, core::mem::size_of::<D>()),
+    );
+    if s_len != 0 && d_len != 0 && s < d.saturating_add(d_len) && d < s.saturating_add(s_len) {
+        return None;
+    }
+    // SAFETY: the caller's contract; the two ranges are disjoint.
+    Some((unsafe { slice(src, src_len) }?, unsafe {
+        slice_mut(dst, dst_len)
+    }?))
 }
 
 /// Text given as pointer + length that must be UTF-8 (a locale tag); `None` if not.

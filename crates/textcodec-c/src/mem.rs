@@ -6,8 +6,8 @@
 use textcodec::mem::{self, ConvertError};
 
 use crate::{
-    slice, slice_mut, TEXTCODEC_INPUT_EMPTY, TEXTCODEC_INVALID_ARGUMENT, TEXTCODEC_MALFORMED,
-    TEXTCODEC_OUTPUT_FULL,
+    buffers, slice, slice_mut, TEXTCODEC_INPUT_EMPTY, TEXTCODEC_INVALID_ARGUMENT,
+    TEXTCODEC_MALFORMED, TEXTCODEC_OUTPUT_FULL,
 };
 
 /// What a `textcodec_mem_` conversion did.
@@ -67,8 +67,9 @@ fn checked(len: usize, r: Result<usize, ConvertError>) -> TextcodecMemResult {
 /// it all.
 ///
 /// # Safety
-/// `src` designates `src_len` readable elements and `dst` `dst_len` writable ones, not
-/// overlapping (`NULL` only with length 0; `uint16_t` pointers 2-byte aligned).
+/// `src` designates `src_len` readable elements and `dst` `dst_len` writable ones
+/// (`NULL` only with length 0; `uint16_t` pointers 2-byte aligned). Buffers that overlap
+/// are refused (`TEXTCODEC_INVALID_ARGUMENT`).
 #[no_mangle]
 pub unsafe extern "C" fn textcodec_mem_utf8_to_utf16_lossy(
     src: *const u8,
@@ -77,11 +78,9 @@ pub unsafe extern "C" fn textcodec_mem_utf8_to_utf16_lossy(
     dst_len: usize,
 ) -> TextcodecMemResult {
     // SAFETY: the documented contract.
-    match (unsafe { slice(src, src_len) }, unsafe {
-        slice_mut(dst, dst_len)
-    }) {
-        (Some(s), Some(d)) => lossy(s.len(), mem::utf8_to_utf16_lossy(s, d)),
-        _ => invalid(),
+    match unsafe { buffers(src, src_len, dst, dst_len) } {
+        Some((s, d)) => lossy(s.len(), mem::utf8_to_utf16_lossy(s, d)),
+        None => invalid(),
     }
 }
 
@@ -89,8 +88,9 @@ pub unsafe extern "C" fn textcodec_mem_utf8_to_utf16_lossy(
 /// offset).
 ///
 /// # Safety
-/// `src` designates `src_len` readable elements and `dst` `dst_len` writable ones, not
-/// overlapping (`NULL` only with length 0; `uint16_t` pointers 2-byte aligned).
+/// `src` designates `src_len` readable elements and `dst` `dst_len` writable ones
+/// (`NULL` only with length 0; `uint16_t` pointers 2-byte aligned). Buffers that overlap
+/// are refused (`TEXTCODEC_INVALID_ARGUMENT`).
 #[no_mangle]
 pub unsafe extern "C" fn textcodec_mem_utf8_to_utf16_checked(
     src: *const u8,
@@ -99,11 +99,9 @@ pub unsafe extern "C" fn textcodec_mem_utf8_to_utf16_checked(
     dst_len: usize,
 ) -> TextcodecMemResult {
     // SAFETY: the documented contract.
-    match (unsafe { slice(src, src_len) }, unsafe {
-        slice_mut(dst, dst_len)
-    }) {
-        (Some(s), Some(d)) => checked(s.len(), mem::utf8_to_utf16_checked(s, d)),
-        _ => invalid(),
+    match unsafe { buffers(src, src_len, dst, dst_len) } {
+        Some((s, d)) => checked(s.len(), mem::utf8_to_utf16_checked(s, d)),
+        None => invalid(),
     }
 }
 
@@ -111,8 +109,9 @@ pub unsafe extern "C" fn textcodec_mem_utf8_to_utf16_checked(
 /// buffer of `textcodec_mem_utf8_max_len_from_utf16(src_len)` bytes takes it all.
 ///
 /// # Safety
-/// `src` designates `src_len` readable elements and `dst` `dst_len` writable ones, not
-/// overlapping (`NULL` only with length 0; `uint16_t` pointers 2-byte aligned).
+/// `src` designates `src_len` readable elements and `dst` `dst_len` writable ones
+/// (`NULL` only with length 0; `uint16_t` pointers 2-byte aligned). Buffers that overlap
+/// are refused (`TEXTCODEC_INVALID_ARGUMENT`).
 #[no_mangle]
 pub unsafe extern "C" fn textcodec_mem_utf16_to_utf8_lossy(
     src: *const u16,
@@ -121,19 +120,18 @@ pub unsafe extern "C" fn textcodec_mem_utf16_to_utf8_lossy(
     dst_len: usize,
 ) -> TextcodecMemResult {
     // SAFETY: the documented contract.
-    match (unsafe { slice(src, src_len) }, unsafe {
-        slice_mut(dst, dst_len)
-    }) {
-        (Some(s), Some(d)) => lossy(s.len(), mem::utf16_to_utf8_lossy(s, d)),
-        _ => invalid(),
+    match unsafe { buffers(src, src_len, dst, dst_len) } {
+        Some((s, d)) => lossy(s.len(), mem::utf16_to_utf8_lossy(s, d)),
+        None => invalid(),
     }
 }
 
 /// UTF-16 to UTF-8, stopping at the first lone surrogate.
 ///
 /// # Safety
-/// `src` designates `src_len` readable elements and `dst` `dst_len` writable ones, not
-/// overlapping (`NULL` only with length 0; `uint16_t` pointers 2-byte aligned).
+/// `src` designates `src_len` readable elements and `dst` `dst_len` writable ones
+/// (`NULL` only with length 0; `uint16_t` pointers 2-byte aligned). Buffers that overlap
+/// are refused (`TEXTCODEC_INVALID_ARGUMENT`).
 #[no_mangle]
 pub unsafe extern "C" fn textcodec_mem_utf16_to_utf8_checked(
     src: *const u16,
@@ -142,19 +140,18 @@ pub unsafe extern "C" fn textcodec_mem_utf16_to_utf8_checked(
     dst_len: usize,
 ) -> TextcodecMemResult {
     // SAFETY: the documented contract.
-    match (unsafe { slice(src, src_len) }, unsafe {
-        slice_mut(dst, dst_len)
-    }) {
-        (Some(s), Some(d)) => checked(s.len(), mem::utf16_to_utf8_checked(s, d)),
-        _ => invalid(),
+    match unsafe { buffers(src, src_len, dst, dst_len) } {
+        Some((s, d)) => checked(s.len(), mem::utf16_to_utf8_checked(s, d)),
+        None => invalid(),
     }
 }
 
 /// Latin-1 to UTF-8 (two bytes from 0x80 on).
 ///
 /// # Safety
-/// `src` designates `src_len` readable elements and `dst` `dst_len` writable ones, not
-/// overlapping (`NULL` only with length 0; `uint16_t` pointers 2-byte aligned).
+/// `src` designates `src_len` readable elements and `dst` `dst_len` writable ones
+/// (`NULL` only with length 0; `uint16_t` pointers 2-byte aligned). Buffers that overlap
+/// are refused (`TEXTCODEC_INVALID_ARGUMENT`).
 #[no_mangle]
 pub unsafe extern "C" fn textcodec_mem_latin1_to_utf8(
     src: *const u8,
@@ -163,19 +160,18 @@ pub unsafe extern "C" fn textcodec_mem_latin1_to_utf8(
     dst_len: usize,
 ) -> TextcodecMemResult {
     // SAFETY: the documented contract.
-    match (unsafe { slice(src, src_len) }, unsafe {
-        slice_mut(dst, dst_len)
-    }) {
-        (Some(s), Some(d)) => lossy(s.len(), mem::latin1_to_utf8(s, d)),
-        _ => invalid(),
+    match unsafe { buffers(src, src_len, dst, dst_len) } {
+        Some((s, d)) => lossy(s.len(), mem::latin1_to_utf8(s, d)),
+        None => invalid(),
     }
 }
 
 /// Latin-1 to UTF-16 (one unit per byte).
 ///
 /// # Safety
-/// `src` designates `src_len` readable elements and `dst` `dst_len` writable ones, not
-/// overlapping (`NULL` only with length 0; `uint16_t` pointers 2-byte aligned).
+/// `src` designates `src_len` readable elements and `dst` `dst_len` writable ones
+/// (`NULL` only with length 0; `uint16_t` pointers 2-byte aligned). Buffers that overlap
+/// are refused (`TEXTCODEC_INVALID_ARGUMENT`).
 #[no_mangle]
 pub unsafe extern "C" fn textcodec_mem_latin1_to_utf16(
     src: *const u8,
@@ -184,22 +180,21 @@ pub unsafe extern "C" fn textcodec_mem_latin1_to_utf16(
     dst_len: usize,
 ) -> TextcodecMemResult {
     // SAFETY: the documented contract.
-    match (unsafe { slice(src, src_len) }, unsafe {
-        slice_mut(dst, dst_len)
-    }) {
-        (Some(s), Some(d)) => {
+    match unsafe { buffers(src, src_len, dst, dst_len) } {
+        Some((s, d)) => {
             let n = mem::latin1_to_utf16(s, d);
             lossy(s.len(), (n, n))
         }
-        _ => invalid(),
+        None => invalid(),
     }
 }
 
 /// UTF-16 to Latin-1, stopping at the first unit from U+0100 on.
 ///
 /// # Safety
-/// `src` designates `src_len` readable elements and `dst` `dst_len` writable ones, not
-/// overlapping (`NULL` only with length 0; `uint16_t` pointers 2-byte aligned).
+/// `src` designates `src_len` readable elements and `dst` `dst_len` writable ones
+/// (`NULL` only with length 0; `uint16_t` pointers 2-byte aligned). Buffers that overlap
+/// are refused (`TEXTCODEC_INVALID_ARGUMENT`).
 #[no_mangle]
 pub unsafe extern "C" fn textcodec_mem_utf16_to_latin1(
     src: *const u16,
@@ -208,11 +203,9 @@ pub unsafe extern "C" fn textcodec_mem_utf16_to_latin1(
     dst_len: usize,
 ) -> TextcodecMemResult {
     // SAFETY: the documented contract.
-    match (unsafe { slice(src, src_len) }, unsafe {
-        slice_mut(dst, dst_len)
-    }) {
-        (Some(s), Some(d)) => checked(s.len(), mem::utf16_to_latin1(s, d)),
-        _ => invalid(),
+    match unsafe { buffers(src, src_len, dst, dst_len) } {
+        Some((s, d)) => checked(s.len(), mem::utf16_to_latin1(s, d)),
+        None => invalid(),
     }
 }
 
@@ -220,8 +213,9 @@ pub unsafe extern "C" fn textcodec_mem_utf16_to_latin1(
 /// on.
 ///
 /// # Safety
-/// `src` designates `src_len` readable elements and `dst` `dst_len` writable ones, not
-/// overlapping (`NULL` only with length 0; `uint16_t` pointers 2-byte aligned).
+/// `src` designates `src_len` readable elements and `dst` `dst_len` writable ones
+/// (`NULL` only with length 0; `uint16_t` pointers 2-byte aligned). Buffers that overlap
+/// are refused (`TEXTCODEC_INVALID_ARGUMENT`).
 #[no_mangle]
 pub unsafe extern "C" fn textcodec_mem_utf8_to_latin1(
     src: *const u8,
@@ -230,11 +224,9 @@ pub unsafe extern "C" fn textcodec_mem_utf8_to_latin1(
     dst_len: usize,
 ) -> TextcodecMemResult {
     // SAFETY: the documented contract.
-    match (unsafe { slice(src, src_len) }, unsafe {
-        slice_mut(dst, dst_len)
-    }) {
-        (Some(s), Some(d)) => checked(s.len(), mem::utf8_to_latin1(s, d)),
-        _ => invalid(),
+    match unsafe { buffers(src, src_len, dst, dst_len) } {
+        Some((s, d)) => checked(s.len(), mem::utf8_to_latin1(s, d)),
+        None => invalid(),
     }
 }
 

@@ -3,7 +3,7 @@
 use textcodec::{BomHandling, DecodeErrorMode, DecodeStatus, Decoder, DecoderOptions};
 
 use super::{from_ptr, to_ptr, CompatEncoding, INPUT_EMPTY, OUTPUT_FULL};
-use crate::{free_handle, into_handle, slice, slice_mut};
+use crate::{buffers, free_handle, into_handle, slice};
 
 /// encoding_c's `Decoder`: textcodec's decoder, and the stream offset where the current
 /// call's input begins (for the "consumed after the malformed sequence" count).
@@ -279,9 +279,7 @@ unsafe fn decode_c<T>(
         return INPUT_EMPTY;
     };
     // SAFETY: the documented contract.
-    let (Some(src_slice), Some(dst_slice)) = (unsafe { slice(src, *src_len) }, unsafe {
-        slice_mut(dst, *dst_len)
-    }) else {
+    let Some((src_slice, dst_slice)) = (unsafe { buffers(src, *src_len, dst, *dst_len) }) else {
         *src_len = 0;
         *dst_len = 0;
         return INPUT_EMPTY;

@@ -3,7 +3,7 @@
 use textcodec::{EncodeErrorMode, EncodeStatus, Encoder};
 
 use super::{from_ptr, to_ptr, CompatEncoding, INPUT_EMPTY, OUTPUT_FULL};
-use crate::{free_handle, into_handle, slice, slice_mut};
+use crate::{buffers, free_handle, into_handle};
 
 /// encoding_c's `Encoder`.
 pub struct CompatEncoder {
@@ -235,9 +235,7 @@ unsafe fn encode_c<T>(
         return INPUT_EMPTY;
     };
     // SAFETY: the documented contract.
-    let (Some(src_slice), Some(dst_slice)) = (unsafe { slice(src, *src_len) }, unsafe {
-        slice_mut(dst, *dst_len)
-    }) else {
+    let Some((src_slice, dst_slice)) = (unsafe { buffers(src, *src_len, dst, *dst_len) }) else {
         *src_len = 0;
         *dst_len = 0;
         return INPUT_EMPTY;

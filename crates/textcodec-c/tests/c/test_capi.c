@@ -543,6 +543,13 @@ static void test_invalid_arguments(void) {
   uint16_t *odd = (uint16_t *)(void *)((uint8_t *)units + 1);
   r = textcodec_decoder_decode_to_utf16(d, (const uint8_t *)"a", 1, odd, 4, true);
   CHECK(r.status == TEXTCODEC_INVALID_ARGUMENT, "misaligned dst");
+  /* Input and output that overlap: refused, nothing read or written. */
+  memcpy(out, "abcdef", 6);
+  r = textcodec_decoder_decode_to_utf8(d, out, 6, out + 3, 8, true);
+  CHECK(r.status == TEXTCODEC_INVALID_ARGUMENT && r.read == 0 && r.written == 0 && out[3] == 'd',
+        "overlapping decode");
+  r = textcodec_decode_to_utf8(TEXTCODEC_UTF_8, 0, 0, out, 6, out, 6);
+  CHECK(r.status == TEXTCODEC_INVALID_ARGUMENT, "one-shot in place");
   r = textcodec_decoder_decode_to_utf8(d, (const uint8_t *)"a", 1, out, 16, true);
   CHECK(r.status == TEXTCODEC_INPUT_EMPTY && r.written == 1, "decoder still works");
   textcodec_decoder_free(d);
@@ -562,6 +569,10 @@ static void test_invalid_arguments(void) {
   CHECK(er.status == TEXTCODEC_INVALID_ARGUMENT, "encoder misaligned src");
   er = textcodec_encoder_encode_from_utf8(NULL, (const uint8_t *)"a", 1, out, 16, true);
   CHECK(er.status == TEXTCODEC_INVALID_ARGUMENT, "NULL encoder");
+  memcpy(out, "abcdef", 6);
+  er = textcodec_encoder_encode_from_utf8(e, out + 2, 4, out, 6, true);
+  CHECK(er.status == TEXTCODEC_INVALID_ARGUMENT && er.read == 0 && er.written == 0 && out[0] == 'a',
+        "overlapping encode");
   /* A zero-length output: OUTPUT_FULL, nothing read. */
   er = textcodec_encoder_encode_from_utf8(e, (const uint8_t *)"a", 1, out, 0, true);
   CHECK(er.status == TEXTCODEC_OUTPUT_FULL && er.read == 0, "no room");

@@ -73,6 +73,15 @@ int main(void) {
   r = textcodec_mem_latin1_to_utf16((const uint8_t *)"a", 1, (uint16_t *)(void *)((uint8_t *)u + 1), 4);
   CHECK(r.status == TEXTCODEC_INVALID_ARGUMENT, "misaligned");
   CHECK(textcodec_mem_utf16_len_from_utf8_lossy(NULL, 2) == (size_t)SIZE_MAX, "NULL len");
+  /* Overlapping input and output: refused, nothing written; adjacent ones are fine. */
+  uint8_t shared[16] = "caf\xE9 au lait";
+  r = textcodec_mem_latin1_to_utf8(shared, 8, shared + 4, 12);
+  CHECK(r.status == TEXTCODEC_INVALID_ARGUMENT && r.written == 0 && shared[4] == ' ', "overlap");
+  r = textcodec_mem_utf16_to_utf8_lossy((const uint16_t *)(const void *)(u + 2), 2, (uint8_t *)(void *)u, 8);
+  CHECK(r.status == TEXTCODEC_INVALID_ARGUMENT, "overlap across types");
+  r = textcodec_mem_latin1_to_utf8(shared, 4, shared + 4, 12);
+  CHECK(r.status == TEXTCODEC_INPUT_EMPTY && r.written == 5 && memcmp(shared + 4, "caf\xC3\xA9", 5) == 0,
+        "adjacent");
   r = textcodec_mem_utf8_to_utf16_lossy(NULL, 0, NULL, 0);
   CHECK(r.status == TEXTCODEC_INPUT_EMPTY && r.read == 0, "empty");
   printf("test_mem: %lu passed, %lu failed\n", passed, failed);
