@@ -276,16 +276,26 @@ pub fn encode_into(
     source: Utf16String,
     mut destination: Uint8ArraySlice<'_>,
     mut result: Float64ArraySlice<'_>,
-) {
-    // SAFETY: the call is synchronous, so no JavaScript runs while these slices live, and
+) -> Result<()> {
+    // Two views of one `ArrayBuffer` would make two aliasing `&mut` slices below.
+    let (d, r) = (destination.as_ptr() as usize, result.as_ptr() as usize);
+    let (d_len, r_len) = (destination.len(), result.len().saturating_mul(8));
+    if d_len != 0 && r_len != 0 && d < r.saturating_add(r_len) && r < d.saturating_add(d_len) {
+        return Err(Error::from_reason(
+            "encodeInto: the destination and the result views overlap",
+        ));
+    }
+    // SAFETY: the call is synchronous, so no JavaScript runs while these slices live;
     // neither view is backed by a `SharedArrayBuffer` (the JavaScript layer guarantees it),
-    // so nothing else can touch the memory. `source` is our own copy, so nothing aliases.
+    // so nothing else can touch the memory; they do not overlap (checked above). `source`
+    // is our own copy.
     let (destination, result) = unsafe { (destination.as_mut(), result.as_mut()) };
     let r = api::TextEncoder::new().encode_into(&source, destination);
     if let [read, written, ..] = result {
         *read = r.read as f64;
         *written = r.written as f64;
     }
+    Ok(())
 }
 
 /// Not part of the public module (index.js does not export it): the Standard's *encode*

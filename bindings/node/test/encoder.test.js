@@ -152,3 +152,20 @@ test('encodeInto(): large sources and destinations', () => {
   assert.equal(r.read, s.length);
   assert.equal(hex(full.subarray(0, r.written)), hex(new NodeTextEncoder().encode(s)));
 });
+
+test('the addon refuses an encodeInto destination that overlaps its result slots', () => {
+  // index.js passes a private Float64Array; the addon itself checks, so a direct caller
+  // cannot make it hold two aliasing mutable views of one ArrayBuffer.
+  const native = require('../native.js');
+  const buffer = new ArrayBuffer(64);
+  const destination = new Uint8Array(buffer, 0, 32);
+  assert.throws(
+    () => native.encodeInto('overlapping views', destination, new Float64Array(buffer, 16, 2)),
+    /overlap/,
+  );
+  assert.deepEqual([...destination], new Array(32).fill(0));
+  const result = new Float64Array(buffer, 32, 2);
+  native.encodeInto('h\u00e9', destination, result);
+  assert.deepEqual([...result], [2, 3]);
+  assert.deepEqual([...destination.subarray(0, 3)], [0x68, 0xc3, 0xa9]);
+});
