@@ -20,6 +20,7 @@ mod labels;
 mod mem;
 mod short;
 
+use std::cell::{RefCell, RefMut};
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
 use std::hint::black_box;
@@ -229,11 +230,39 @@ fn verify(case: &Case) -> Vec<String> {
     notes
 }
 
-fn memcpy_peer<'a>(src: &'a [u8]) -> Peer<'a> {
-    let mut out = vec![0u8; src.len()];
+/// One output buffer for all the peers of a row. Where a buffer lies (its page offset
+/// against the input's, the cache sets its pages take) moved a peer's speed on a row by
+/// up to 20 % ("mem" in BENCHMARKS.md), so the peers write into the same one. `u16`
+/// storage, so that it serves as units or as bytes.
+struct Out(RefCell<Vec<u16>>);
+
+impl Out {
+    /// Room for `bytes` bytes (and `bytes / 2` units).
+    fn new(bytes: usize) -> Out {
+        Out(RefCell::new(vec![0u16; bytes.div_ceil(2)]))
+    }
+
+    fn units(&self) -> RefMut<'_, [u16]> {
+        RefMut::map(self.0.borrow_mut(), |v| &mut v[..])
+    }
+
+    // The byte view of the units: the only other `unsafe` in the harness.
+    #[allow(unsafe_code)]
+    fn bytes(&self) -> RefMut<'_, [u8]> {
+        RefMut::map(self.0.borrow_mut(), |v| {
+            let len = 2 * v.len();
+            // SAFETY: the same memory as `v`, borrowed mutably for as long; `u8` has
+            // alignment 1 and every byte of a `u16` is an initialised `u8`.
+            unsafe { std::slice::from_raw_parts_mut(v.as_mut_ptr().cast::<u8>(), len) }
+        })
+    }
+}
+
+fn memcpy_peer<'a>(src: &'a [u8], out: &'a Out) -> Peer<'a> {
     Peer::new("memcpy", move || {
-        out.copy_from_slice(black_box(src));
-        usize::from(out[out.len() - 1])
+        let mut out = out.bytes();
+        out[..src.len()].copy_from_slice(black_box(src));
+        usize::from(out[src.len().saturating_sub(1)])
     })
 }
 
@@ -241,40 +270,39 @@ fn bench_decode(case: &Case, utf16: bool, timing: Timing) -> Row {
     let e = case.encoding;
     let src = &case.bytes[..];
     let has_memcpy = matches!(family(e), "UTF-8" | "UTF-16");
+    // Room for UTF-8 (3 bytes per byte) or UTF-16 (a unit per byte), and some.
+    let out = Out::new((src.len() * 3).max(src.len() * 2) + 128);
+    let out = &out;
     let mut peers = if utf16 {
-        let mut a = vec![0u16; src.len() + 64];
-        let mut b = vec![0u16; src.len() + 64];
         vec![
             Peer::new("textcodec", move || {
                 decoder(e)
-                    .decode_to_utf16(black_box(src), &mut a, true)
+                    .decode_to_utf16(black_box(src), &mut out.units(), true)
                     .written
             }),
             Peer::new("encoding_rs", move || {
                 let mut d = ers(e).new_decoder_without_bom_handling();
-                d.decode_to_utf16(black_box(src), &mut b, true).2
+                d.decode_to_utf16(black_box(src), &mut out.units(), true).2
             }),
         ]
     } else {
-        let mut a = vec![0u8; src.len() * 3 + 64];
-        let mut b = vec![0u8; src.len() * 3 + 64];
         vec![
             Peer::new("textcodec", move || {
                 decoder(e)
-                    .decode_to_utf8(black_box(src), &mut a, true)
+                    .decode_to_utf8(black_box(src), &mut out.bytes(), true)
                     .written
             }),
             Peer::new("encoding_rs", move || {
                 let mut d = ers(e).new_decoder_without_bom_handling();
-                d.decode_to_utf8(black_box(src), &mut b, true).2
+                d.decode_to_utf8(black_box(src), &mut out.bytes(), true).2
             }),
         ]
     };
     if has_memcpy {
-        peers.push(memcpy_peer(src));
+        peers.push(memcpy_peer(src, out));
     }
     let simdutf_at = peers.len();
-    let has_simdutf = match simdutf_peer(e, src, &case.text, utf16) {
+    let has_simdutf = match simdutf_peer(e, src, &case.text, utf16, out) {
         Some(peer) => {
             peers.push(peer);
             true
@@ -298,17 +326,24 @@ fn bench_decode(case: &Case, utf16: bool, timing: Timing) -> Row {
 /// → UTF-8 and UTF-8 → UTF-16. The UTF-16 input is copied into aligned `u16`s up front.
 // simdutf's C API takes raw pointers: the only `unsafe` in the harness.
 #[allow(unsafe_code)]
-fn simdutf_peer<'a>(e: Encoding, src: &'a [u8], text: &str, utf16: bool) -> Option<Peer<'a>> {
+fn simdutf_peer<'a>(
+    e: Encoding,
+    src: &'a [u8],
+    text: &str,
+    utf16: bool,
+    out: &'a Out,
+) -> Option<Peer<'a>> {
     match (e, utf16) {
         (Encoding::Utf16Le | Encoding::Utf16Be, false) => {
             let units: Vec<u16> = src
                 .chunks_exact(2)
                 .map(|b| u16::from_ne_bytes([b[0], b[1]]))
                 .collect();
-            let mut out = vec![0u8; units.len() * 3 + 64];
             let le = e == Encoding::Utf16Le;
-            let mut convert = move || {
+            let convert = move || {
                 let u = black_box(&units[..]);
+                let mut out = out.bytes();
+                assert!(out.len() >= 3 * u.len());
                 // SAFETY: `out` has room for 3 bytes per unit, the most UTF-16 → UTF-8
                 // can write.
                 unsafe {
@@ -328,9 +363,10 @@ fn simdutf_peer<'a>(e: Encoding, src: &'a [u8], text: &str, utf16: bool) -> Opti
             Some(Peer::new("simdutf", convert))
         }
         (Encoding::Utf8, true) => {
-            let mut out = vec![0u16; src.len() + 64];
-            let mut convert = move || {
+            let convert = move || {
                 let s = black_box(src);
+                let mut out = out.units();
+                assert!(out.len() >= s.len());
                 // SAFETY: `out` has room for one unit per byte, the most UTF-8 → UTF-16
                 // can write.
                 unsafe { simdutf::convert_utf8_to_utf16le(s.as_ptr(), s.len(), out.as_mut_ptr()) }
@@ -349,12 +385,12 @@ fn simdutf_peer<'a>(e: Encoding, src: &'a [u8], text: &str, utf16: bool) -> Opti
 fn bench_encode(case: &Case, timing: Timing) -> Row {
     let e = case.encoding;
     let text = &case.text[..];
-    let mut a = vec![0u8; text.len() * 11 + 64];
-    let mut b = vec![0u8; text.len() * 11 + 64];
+    let out = Out::new(text.len() * 11 + 64);
+    let out = &out;
     let mut peers = vec![Peer::new("textcodec", move || {
         let mut encoder = Encoder::new(e, EncodeErrorMode::Html).expect("encoder");
         encoder
-            .encode_from_utf8(black_box(text), &mut a, true)
+            .encode_from_utf8(black_box(text), &mut out.bytes(), true)
             .written
     })];
     // encoding_rs has no UTF-16 encoders (its UTF-16 output encoding is UTF-8).
@@ -362,12 +398,14 @@ fn bench_encode(case: &Case, timing: Timing) -> Row {
     if has_ers {
         peers.push(Peer::new("encoding_rs", move || {
             let mut encoder = ers(e).new_encoder();
-            encoder.encode_from_utf8(black_box(text), &mut b, true).2
+            encoder
+                .encode_from_utf8(black_box(text), &mut out.bytes(), true)
+                .2
         }));
     }
     let has_memcpy = matches!(family(e), "UTF-8" | "UTF-16");
     if has_memcpy {
-        peers.push(memcpy_peer(text.as_bytes()));
+        peers.push(memcpy_peer(text.as_bytes(), out));
     }
     let r = measure(&mut peers, text.len(), timing);
     Row {
@@ -588,6 +626,7 @@ fn bench_utf8(cases: &[Case], timing: Timing, out: &mut String) -> Vec<(String, 
         let src = &case.bytes[..];
         let mut s1 = String::with_capacity(src.len() + 64);
         let mut s2 = String::with_capacity(src.len() + 64);
+        let copy = Out::new(src.len());
         let mut peers = vec![
             Peer::new("textcodec", || {
                 textcodec::utf8_decode_without_bom_or_fail(black_box(src)).map_or(0, str::len)
@@ -601,7 +640,7 @@ fn bench_utf8(cases: &[Case], timing: Timing, out: &mut String) -> Vec<(String, 
             Peer::new("encoding_rs", || {
                 encoding_rs::Encoding::utf8_valid_up_to(black_box(src))
             }),
-            memcpy_peer(src),
+            memcpy_peer(src, &copy),
             Peer::new("textcodec-string", move || {
                 s1.clear();
                 let _ = decoder(Encoding::Utf8).decode_to_string(black_box(src), &mut s1, true);
@@ -673,7 +712,8 @@ fn bench_ascii(ascii: &str, filter: &dyn Fn(&str) -> bool, timing: Timing) -> Ve
             let mut row = bench_decode(&case, utf16, timing);
             if row.memcpy.is_nan() {
                 // memcpy of the same bytes, measured in the same run for this row.
-                let mut peers = [memcpy_peer(src)];
+                let copy = Out::new(src.len());
+                let mut peers = [memcpy_peer(src, &copy)];
                 row.memcpy = measure(&mut peers, src.len(), timing)[0];
             }
             row.section = "ascii";

@@ -4,7 +4,6 @@
 //! out). MB/s of input; simdutf is limited to a level by `SIMDUTF_FORCE_IMPLEMENTATION`.
 
 use super::*;
-use std::cell::RefCell;
 use textcodec::mem;
 
 /// One function both (or all three) libraries have, timed on one input.
@@ -67,29 +66,27 @@ fn rows_for(input: &str, f: &Forms, function: Option<&str>, timing: Timing) -> V
             encoding_rs: get("encoding_rs"),
         });
     };
-    // Each row's peers write into one output buffer, so that where it lies (its page
-    // offset against the input's, the cache sets its pages take) is the same for all of
-    // them: with a buffer each, rows moved by up to 20 % between peers by placement alone.
-    let d16 = RefCell::new(vec![0u16; b.len() + 1]);
+    // Each row's peers write into one output buffer ([`Out`]).
+    let d16 = Out::new(2 * (b.len() + 1));
     // Check once that the output is right before timing.
-    let n = mem::str_to_utf16(s, &mut d16.borrow_mut()).1;
-    assert_eq!(&d16.borrow()[..n], u);
+    let n = mem::str_to_utf16(s, &mut d16.units()).1;
+    assert_eq!(&d16.units()[..n], u);
     row(
         "str → UTF-16",
         b.len(),
         vec![
             Peer::new("textcodec", || {
-                mem::str_to_utf16(black_box(s), &mut d16.borrow_mut()).1
+                mem::str_to_utf16(black_box(s), &mut d16.units()).1
             }),
             Peer::new("simdutf", || unsafe {
                 simdutf::convert_valid_utf8_to_utf16le(
                     black_box(b).as_ptr(),
                     b.len(),
-                    d16.borrow_mut().as_mut_ptr(),
+                    d16.units().as_mut_ptr(),
                 )
             }),
             Peer::new("encoding_rs", || {
-                encoding_rs::mem::convert_str_to_utf16(black_box(s), &mut d16.borrow_mut())
+                encoding_rs::mem::convert_str_to_utf16(black_box(s), &mut d16.units())
             }),
         ],
     );
@@ -98,39 +95,39 @@ fn rows_for(input: &str, f: &Forms, function: Option<&str>, timing: Timing) -> V
         b.len(),
         vec![
             Peer::new("textcodec", || {
-                mem::utf8_to_utf16_lossy(black_box(b), &mut d16.borrow_mut()).1
+                mem::utf8_to_utf16_lossy(black_box(b), &mut d16.units()).1
             }),
             Peer::new("simdutf", || unsafe {
                 simdutf::convert_utf8_to_utf16le(
                     black_box(b).as_ptr(),
                     b.len(),
-                    d16.borrow_mut().as_mut_ptr(),
+                    d16.units().as_mut_ptr(),
                 )
             }),
             Peer::new("encoding_rs", || {
-                encoding_rs::mem::convert_utf8_to_utf16(black_box(b), &mut d16.borrow_mut())
+                encoding_rs::mem::convert_utf8_to_utf16(black_box(b), &mut d16.units())
             }),
         ],
     );
-    let d8 = RefCell::new(vec![0u8; 3 * u.len() + 1]);
-    let n = mem::utf16_to_utf8_lossy(u, &mut d8.borrow_mut()).1;
-    assert_eq!(&d8.borrow()[..n], b);
+    let d8 = Out::new(3 * u.len() + 1);
+    let n = mem::utf16_to_utf8_lossy(u, &mut d8.bytes()).1;
+    assert_eq!(&d8.bytes()[..n], b);
     row(
         "UTF-16 → UTF-8 (validating)",
         2 * u.len(),
         vec![
             Peer::new("textcodec", || {
-                mem::utf16_to_utf8_lossy(black_box(u), &mut d8.borrow_mut()).1
+                mem::utf16_to_utf8_lossy(black_box(u), &mut d8.bytes()).1
             }),
             Peer::new("simdutf", || unsafe {
                 simdutf::convert_utf16le_to_utf8(
                     black_box(u).as_ptr(),
                     u.len(),
-                    d8.borrow_mut().as_mut_ptr(),
+                    d8.bytes().as_mut_ptr(),
                 )
             }),
             Peer::new("encoding_rs", || {
-                encoding_rs::mem::convert_utf16_to_utf8(black_box(u), &mut d8.borrow_mut())
+                encoding_rs::mem::convert_utf16_to_utf8(black_box(u), &mut d8.bytes())
             }),
         ],
     );
@@ -197,49 +194,49 @@ fn rows_for(input: &str, f: &Forms, function: Option<&str>, timing: Timing) -> V
     );
     if let Some(l) = &f.latin1 {
         let l = &l[..];
-        let o = RefCell::new(vec![0u8; 2 * l.len() + 1]);
-        let n = mem::latin1_to_utf8(l, &mut o.borrow_mut()).1;
-        let ours = o.borrow()[..n].to_vec();
+        let o = Out::new(2 * l.len() + 1);
+        let n = mem::latin1_to_utf8(l, &mut o.bytes()).1;
+        let ours = o.bytes()[..n].to_vec();
         assert_eq!(n, unsafe {
-            simdutf::convert_latin1_to_utf8(l.as_ptr(), l.len(), o.borrow_mut().as_mut_ptr())
+            simdutf::convert_latin1_to_utf8(l.as_ptr(), l.len(), o.bytes().as_mut_ptr())
         });
-        assert_eq!(o.borrow()[..n], ours);
+        assert_eq!(o.bytes()[..n], ours);
         row(
             "Latin-1 → UTF-8",
             l.len(),
             vec![
                 Peer::new("textcodec", || {
-                    mem::latin1_to_utf8(black_box(l), &mut o.borrow_mut()).1
+                    mem::latin1_to_utf8(black_box(l), &mut o.bytes()).1
                 }),
                 Peer::new("simdutf", || unsafe {
                     simdutf::convert_latin1_to_utf8(
                         black_box(l).as_ptr(),
                         l.len(),
-                        o.borrow_mut().as_mut_ptr(),
+                        o.bytes().as_mut_ptr(),
                     )
                 }),
                 Peer::new("encoding_rs", || {
-                    encoding_rs::mem::convert_latin1_to_utf8(black_box(l), &mut o.borrow_mut())
+                    encoding_rs::mem::convert_latin1_to_utf8(black_box(l), &mut o.bytes())
                 }),
             ],
         );
-        let w = RefCell::new(vec![0u16; l.len()]);
+        let w = Out::new(2 * l.len());
         row(
             "Latin-1 → UTF-16",
             l.len(),
             vec![
                 Peer::new("textcodec", || {
-                    mem::latin1_to_utf16(black_box(l), &mut w.borrow_mut())
+                    mem::latin1_to_utf16(black_box(l), &mut w.units())
                 }),
                 Peer::new("simdutf", || unsafe {
                     simdutf::convert_latin1_to_utf16le(
                         black_box(l).as_ptr(),
                         l.len(),
-                        w.borrow_mut().as_mut_ptr(),
+                        w.units().as_mut_ptr(),
                     )
                 }),
                 Peer::new("encoding_rs", || {
-                    let mut w = w.borrow_mut();
+                    let mut w = w.units();
                     encoding_rs::mem::convert_latin1_to_utf16(black_box(l), &mut w);
                     w.len()
                 }),
