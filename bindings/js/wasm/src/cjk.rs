@@ -48,7 +48,8 @@ fn table(e: Encoding) -> Option<&'static mut Table> {
     ) {
         return None;
     }
-    let tables = TABLES.get();
+    // SAFETY: the only reference in this call: the callers hold none across it.
+    let tables = unsafe { TABLES.get() };
     let i = match tables.iter().position(|t| t.encoding == e) {
         Some(i) => i,
         None => {

@@ -6,21 +6,26 @@ use alloc::vec::Vec;
 
 use textcodec::{BomHandling, DecodeErrorMode, DecodeStatus, Decoder, DecoderOptions, Encoding};
 
-use crate::{encoding, input, result, set_output, Output, ONCE};
+use crate::{encoding, input, set_output, set_slot, slot, Output, ONCE};
 
 fn report_malformed(m: &textcodec::MalformedSequence, base: u64) {
-    let r = result();
     let offset = m.offset().saturating_sub(base);
-    r[3] = offset as u32;
-    r[4] = (offset >> 32) as u32;
+    set_slot(3, offset as u32);
+    set_slot(4, (offset >> 32) as u32);
     let bytes = m.bytes();
-    r[5] = bytes.len() as u32;
+    set_slot(5, bytes.len() as u32);
     let mut packed = [0u8; 8];
     for (slot, &b) in packed.iter_mut().zip(bytes) {
         *slot = b;
     }
-    r[6] = u32::from_le_bytes([packed[0], packed[1], packed[2], packed[3]]);
-    r[7] = u32::from_le_bytes([packed[4], packed[5], packed[6], packed[7]]);
+    set_slot(
+        6,
+        u32::from_le_bytes([packed[0], packed[1], packed[2], packed[3]]),
+    );
+    set_slot(
+        7,
+        u32::from_le_bytes([packed[4], packed[5], packed[6], packed[7]]),
+    );
 }
 
 fn bom_handling(bom: u32) -> BomHandling {
@@ -52,7 +57,7 @@ fn run_decoder(decoder: &mut Decoder, src: &[u8], last: bool, out: &mut Output) 
     out.units.clear();
     let r = decoder.decode_to_utf16_vec(src, &mut out.units, last);
     set_output(out.units.as_ptr().cast(), out.units.len());
-    result()[2] = r.read as u32;
+    set_slot(2, r.read as u32);
     match r.status {
         DecodeStatus::Malformed(m) => {
             report_malformed(&m, start);
@@ -63,11 +68,17 @@ fn run_decoder(decoder: &mut Decoder, src: &[u8], last: bool, out: &mut Output) 
 }
 
 /// One-shot decode of `len` bytes at `ptr` (`bom`: 0 sniff, 1 remove, 2 keep).
+///
+/// # Safety
+/// `ptr` and `len` as for [`input`].
 #[no_mangle]
-pub extern "C" fn tc_decode(id: u32, fatal: u32, bom: u32, ptr: *const u8, len: u32) -> u32 {
+pub unsafe extern "C" fn tc_decode(id: u32, fatal: u32, bom: u32, ptr: *const u8, len: u32) -> u32 {
     let Some(e) = encoding(id) else { return 2 };
     let mut decoder = Decoder::with_options(e, decoder_options(fatal, bom));
-    run_decoder(&mut decoder, input(ptr, len as usize), true, ONCE.get())
+    // SAFETY: the caller's contract.
+    let src = unsafe { input(ptr, len as usize) };
+    // SAFETY: the only reference in this call.
+    run_decoder(&mut decoder, src, true, unsafe { ONCE.get() })
 }
 
 /// An incremental decoder (the `Decoder` class).
@@ -89,46 +100,62 @@ pub extern "C" fn tc_decoder_new(id: u32, fatal: u32, bom: u32) -> *mut DecoderH
 }
 
 /// Frees a decoder from [`tc_decoder_new`].
+///
+/// # Safety
+/// `h` is null or a live decoder from [`tc_decoder_new`], not used again.
 #[no_mangle]
-pub extern "C" fn tc_decoder_free(h: *mut DecoderHandle) {
+pub unsafe extern "C" fn tc_decoder_free(h: *mut DecoderHandle) {
     if !h.is_null() {
         // SAFETY: `h` came from `tc_decoder_new` and is freed once (core.js forgets it).
         drop(unsafe { Box::from_raw(h) });
     }
 }
 
-pub(crate) fn handle<'a, T>(h: *mut T) -> Option<&'a mut T> {
-    // SAFETY: `h` is null or a live handle from the matching `_new` (core.js keeps them).
+/// The object behind a handle, `None` for null.
+///
+/// # Safety
+/// `h` is null or a live handle from the matching `_new` (core.js keeps them), used by
+/// nothing else for `'a`.
+pub(crate) unsafe fn handle<'a, T>(h: *mut T) -> Option<&'a mut T> {
+    // SAFETY: the caller's contract.
     unsafe { h.as_mut() }
 }
 
 /// Decodes a chunk; `last` ends the stream (the decoder is then ready for a new one).
 /// Error offsets count from the start of the stream.
+///
+/// # Safety
+/// `h` as for [`handle`]; `ptr` and `len` as for [`input`].
 #[no_mangle]
-pub extern "C" fn tc_decoder_decode(
+pub unsafe extern "C" fn tc_decoder_decode(
     h: *mut DecoderHandle,
     ptr: *const u8,
     len: u32,
     last: u32,
 ) -> u32 {
-    let Some(h) = handle(h) else { return 2 };
-    let src = input(ptr, len as usize);
+    // SAFETY: the caller's contract.
+    let (Some(h), src) = (unsafe { handle(h) }, unsafe { input(ptr, len as usize) }) else {
+        return 2;
+    };
     let start = h.decoder.position();
     let status = run_decoder(&mut h.decoder, src, last != 0, &mut h.out);
     if status == 1 {
         // Offsets from the stream's start, not the chunk's.
-        let r = result();
-        let offset = ((u64::from(r[4]) << 32) | u64::from(r[3])) + start;
-        r[3] = offset as u32;
-        r[4] = (offset >> 32) as u32;
+        let offset = ((u64::from(slot(4)) << 32) | u64::from(slot(3))) + start;
+        set_slot(3, offset as u32);
+        set_slot(4, (offset >> 32) as u32);
     }
     status
 }
 
 /// Starts the decoder afresh (after an error, or to reuse it).
+///
+/// # Safety
+/// `h` as for [`handle`].
 #[no_mangle]
-pub extern "C" fn tc_decoder_reset(h: *mut DecoderHandle) {
-    if let Some(h) = handle(h) {
+pub unsafe extern "C" fn tc_decoder_reset(h: *mut DecoderHandle) {
+    // SAFETY: the caller's contract.
+    if let Some(h) = unsafe { handle(h) } {
         h.decoder.reset();
     }
 }
@@ -177,8 +204,11 @@ pub extern "C" fn tc_td_new(id: u32, fatal: u32, ignore_bom: u32) -> *mut TextDe
 }
 
 /// Frees a `TextDecoder` state.
+///
+/// # Safety
+/// `h` is null or a live state from [`tc_td_new`], not used again.
 #[no_mangle]
-pub extern "C" fn tc_td_free(h: *mut TextDecoderHandle) {
+pub unsafe extern "C" fn tc_td_free(h: *mut TextDecoderHandle) {
     if !h.is_null() {
         // SAFETY: `h` came from `tc_td_new` and is freed once.
         drop(unsafe { Box::from_raw(h) });
@@ -187,14 +217,20 @@ pub extern "C" fn tc_td_free(h: *mut TextDecoderHandle) {
 
 /// `decode(input, {stream})` (#dom-textdecoder-decode): 0 with the text in the result
 /// slots (`[0]`, `[1]`, the BOM already skipped), 1 for the `TypeError` of fatal mode.
+///
+/// # Safety
+/// `h` as for [`handle`]; `ptr` and `len` as for [`input`].
 #[no_mangle]
-pub extern "C" fn tc_td_decode(
+pub unsafe extern "C" fn tc_td_decode(
     h: *mut TextDecoderHandle,
     ptr: *const u8,
     len: u32,
     stream: u32,
 ) -> u32 {
-    let Some(h) = handle(h) else { return 2 };
+    // SAFETY: the caller's contract.
+    let Some(h) = (unsafe { handle(h) }) else {
+        return 2;
+    };
     // Step 1.
     if !h.do_not_flush {
         h.decoder = TextDecoderHandle::fresh_decoder(h.encoding, h.fatal);
@@ -204,7 +240,8 @@ pub extern "C" fn tc_td_decode(
     // Step 2.
     h.do_not_flush = stream != 0;
     let flush = stream == 0;
-    let chunk = input(ptr, len as usize);
+    // SAFETY: the caller's contract.
+    let chunk = unsafe { input(ptr, len as usize) };
     let mut owned;
     let bytes: &[u8] = if h.queue.is_empty() {
         chunk

@@ -8,17 +8,27 @@ use textcodec::detect::{Detector, Hints};
 use textcodec::sniff::{sniff, Confidence, ResourceKind, SniffOptions, Source};
 use textcodec::Encoding;
 
-use crate::{encoding, id_of, input, result, set_output, NUMBERS, ONCE};
+use crate::{encoding, id_of, input, set_output, set_slot, NUMBERS, ONCE};
 
-fn str_input<'a>(ptr: *const u8, len: u32) -> Option<&'a str> {
+/// The UTF-8 text at `ptr`, `None` for null or bytes that are not UTF-8.
+///
+/// # Safety
+/// `ptr` is null, or it and `len` are as for [`input`].
+unsafe fn str_input<'a>(ptr: *const u8, len: u32) -> Option<&'a str> {
     if ptr.is_null() {
         return None;
     }
-    core::str::from_utf8(input(ptr, len as usize)).ok()
+    // SAFETY: the caller's contract.
+    core::str::from_utf8(unsafe { input(ptr, len as usize) }).ok()
 }
 
-fn id_list(ptr: *const u8, len: u32) -> Vec<Encoding> {
-    input(ptr, len as usize)
+/// The encodings whose ids are the bytes at `ptr`.
+///
+/// # Safety
+/// `ptr` and `len` as for [`input`].
+unsafe fn id_list(ptr: *const u8, len: u32) -> Vec<Encoding> {
+    // SAFETY: the caller's contract.
+    unsafe { input(ptr, len as usize) }
         .iter()
         .filter_map(|&i| encoding(u32::from(i)))
         .collect()
@@ -36,9 +46,13 @@ fn finite(x: f32) -> f64 {
 /// absent; `allow` (null: any) and `deny` are lists of encoding ids, one byte each.
 /// Numbers go to [`tc_numbers`]; the language code, its name and the binary format's name
 /// go to the output as `code\tname\tbinary`.
+///
+/// # Safety
+/// Each pointer is null (only `tld`, `locale` and `allow` may be) or, with its length, as
+/// for [`input`].
 #[no_mangle]
 #[allow(clippy::too_many_arguments)]
-pub extern "C" fn tc_detect(
+pub unsafe extern "C" fn tc_detect(
     ptr: *const u8,
     len: u32,
     tld: *const u8,
@@ -51,19 +65,21 @@ pub extern "C" fn tc_detect(
     deny: *const u8,
     deny_len: u32,
 ) -> u32 {
-    let allow = (!allow.is_null()).then(|| id_list(allow, allow_len));
-    let deny = id_list(deny, deny_len);
+    // SAFETY (the blocks below): the caller's contract.
+    let allow = (!allow.is_null()).then(|| unsafe { id_list(allow, allow_len) });
+    let deny = unsafe { id_list(deny, deny_len) };
     let hints = Hints {
-        tld: str_input(tld, tld_len).map(str::as_bytes),
+        tld: unsafe { str_input(tld, tld_len) }.map(str::as_bytes),
         allow_utf8: allow_utf8 != 0,
-        locale: str_input(locale, locale_len),
+        locale: unsafe { str_input(locale, locale_len) },
         allow: allow.as_deref(),
         deny: &deny,
     };
     let mut detector = Detector::new();
-    detector.feed(input(ptr, len as usize), true);
+    detector.feed(unsafe { input(ptr, len as usize) }, true);
     let guess = detector.guess(&hints);
-    let numbers = NUMBERS.get();
+    // SAFETY: the only reference in this call.
+    let numbers = unsafe { NUMBERS.get() };
     numbers.clear();
     let flags = u8::from(guess.ascii_only) | (u8::from(guess.stopped_early) << 1);
     numbers.extend_from_slice(&[
@@ -83,7 +99,8 @@ pub extern "C" fn tc_detect(
             f64::from(flags),
         ]);
     }
-    let out = &mut ONCE.get().text;
+    // SAFETY: the only reference in this call.
+    let out = &mut unsafe { ONCE.get() }.text;
     out.clear();
     if let Some(l) = guess.language {
         out.push_str(l.code());
@@ -115,9 +132,13 @@ fn kind(k: u32) -> ResourceKind {
 /// Content-Type; `user_override`, `fallback`: encoding ids or -1. Result slots: `[2]`
 /// encoding id, `[3]` BOM length, `[5]` detection's encoding id (or -1); the output holds
 /// `confidence\tsource\tkind`. Numbers `[0]`: the detection's confidence if it ran.
+///
+/// # Safety
+/// Each pointer is null (only `content_type`, `locale` and `tld` may be) or, with its
+/// length, as for [`input`].
 #[no_mangle]
 #[allow(clippy::too_many_arguments)]
-pub extern "C" fn tc_sniff(
+pub unsafe extern "C" fn tc_sniff(
     ptr: *const u8,
     len: u32,
     kind_id: u32,
@@ -131,8 +152,9 @@ pub extern "C" fn tc_sniff(
     tld: *const u8,
     tld_len: u32,
 ) -> u32 {
-    let content_type =
-        (!content_type.is_null()).then(|| input(content_type, content_type_len as usize));
+    // SAFETY (the blocks below): the caller's contract.
+    let content_type = (!content_type.is_null())
+        .then(|| unsafe { input(content_type, content_type_len as usize) });
     let kind = if kind_id == 5 {
         content_type
             .and_then(ResourceKind::from_content_type)
@@ -145,23 +167,24 @@ pub extern "C" fn tc_sniff(
         content_type,
         user_override: u32::try_from(user_override).ok().and_then(encoding),
         fallback: u32::try_from(fallback).ok().and_then(encoding),
-        locale: str_input(locale, locale_len),
+        locale: unsafe { str_input(locale, locale_len) },
         detect: detect != 0,
-        tld: str_input(tld, tld_len).map(str::as_bytes),
+        tld: unsafe { str_input(tld, tld_len) }.map(str::as_bytes),
     };
-    let report = sniff(input(ptr, len as usize), &options);
-    let r = result();
-    r[2] = id_of(report.encoding);
-    r[3] = report.bom_length as u32;
-    r[5] = report.detection.map_or(u32::MAX, |g| id_of(g.encoding));
-    let numbers = NUMBERS.get();
+    let report = sniff(unsafe { input(ptr, len as usize) }, &options);
+    set_slot(2, id_of(report.encoding));
+    set_slot(3, report.bom_length as u32);
+    set_slot(5, report.detection.map_or(u32::MAX, |g| id_of(g.encoding)));
+    // SAFETY: the only reference in this call.
+    let numbers = unsafe { NUMBERS.get() };
     numbers.clear();
     numbers.push(
         report
             .detection
             .map_or(f64::NAN, |g| f64::from(g.confidence)),
     );
-    let out = &mut ONCE.get().text;
+    // SAFETY: the only reference in this call.
+    let out = &mut unsafe { ONCE.get() }.text;
     out.clear();
     out.push_str(match report.confidence {
         Confidence::Certain => "certain",

@@ -8,7 +8,7 @@ use core::cell::UnsafeCell;
 use textcodec::{Decoder, EncodeErrorMode, EncodeStatus, Encoder, Encoding};
 
 use crate::decode::{decoder_options, handle};
-use crate::{encoding, input, input_units, result, set_output, Global, ONCE};
+use crate::{encoding, input, input_units, set_output, set_slot, Global, ONCE};
 
 /// `bytes` as text if they are valid UTF-8 (what *UTF-8 decode without BOM or fail* accepts),
 /// by the library's SIMD validation (simd128 where built with it): `core::str::from_utf8`
@@ -32,31 +32,49 @@ fn encode_mode(mode: u32) -> EncodeErrorMode {
     }
 }
 
+/// An encoder's input: UTF-8 bytes or UTF-16 code units.
+#[derive(Clone, Copy)]
+enum Text<'a> {
+    Utf8(&'a [u8]),
+    Utf16(&'a [u16]),
+}
+
+impl Text<'_> {
+    /// The `len` bytes (or, with `utf16`, code units) at `ptr`.
+    ///
+    /// # Safety
+    /// As [`input`] (and [`input_units`] with `utf16`).
+    unsafe fn at<'a>(ptr: *const u8, len: u32, utf16: bool) -> Text<'a> {
+        // SAFETY: the caller's contract.
+        unsafe {
+            if utf16 {
+                Text::Utf16(input_units(ptr.cast(), len as usize))
+            } else {
+                Text::Utf8(input(ptr, len as usize))
+            }
+        }
+    }
+}
+
 /// Runs `encoder` over UTF-8 (or UTF-16) input into `out.bytes`; 0 when done, 1 for an
 /// unmappable character in fatal mode (`[2]` input consumed, the character included; `[5]`
 /// its code point), 3 for input that is not UTF-8.
-fn run_encoder(
-    encoder: &mut Encoder,
-    ptr: *const u8,
-    len: u32,
-    utf16: bool,
-    last: bool,
-    out: &mut Vec<u8>,
-) -> u32 {
+fn run_encoder(encoder: &mut Encoder, text: Text<'_>, last: bool, out: &mut Vec<u8>) -> u32 {
     out.clear();
-    let r = if utf16 {
-        encoder.encode_from_utf16_to_vec(input_units(ptr.cast(), len as usize), out, last)
-    } else {
-        let Some(text) = utf8_text(input(ptr, len as usize)) else {
-            return 3;
-        };
-        encoder.encode_from_utf8_to_vec(text, out, last)
+    let r = match text {
+        Text::Utf16(units) => encoder.encode_from_utf16_to_vec(units, out, last),
+        Text::Utf8(bytes) => {
+            let Some(text) = utf8_text(bytes) else {
+                return 3;
+            };
+            encoder.encode_from_utf8_to_vec(text, out, last)
+        }
     };
     set_output(out.as_ptr(), out.len());
-    result()[2] = r.read as u32;
+    set_slot(2, r.read as u32);
     match r.status {
         EncodeStatus::Unmappable(u) => {
-            result()[5] = u32::from(u.code_point());
+            set_slot(5, u32::from(u.code_point()));
             1
         }
         _ => 0,
@@ -98,9 +116,8 @@ pub(crate) fn through_library<T>(
     let o = o + bytes.len();
     if let EncodeStatus::Unmappable(u) = r.status {
         set_output(out.as_ptr(), o);
-        let slots = result();
-        slots[2] = u32::try_from(i).map_err(|_| None)?;
-        slots[5] = u32::from(u.code_point());
+        set_slot(2, u32::try_from(i).map_err(|_| None)?);
+        set_slot(5, u32::from(u.code_point()));
         return Err(Some(1));
     }
     Ok((i, o))
@@ -121,7 +138,7 @@ pub(crate) fn units_of_char(src: &[u16], i: usize) -> usize {
 pub(crate) fn finish(out: &mut Vec<u8>, o: usize, len: usize) -> Option<u32> {
     out.truncate(o);
     set_output(out.as_ptr(), out.len());
-    result()[2] = u32::try_from(len).ok()?;
+    set_slot(2, u32::try_from(len).ok()?);
     Some(0)
 }
 
@@ -132,7 +149,8 @@ static SINGLE_BYTE_TABLES: Global<Vec<(Encoding, Box<[u8; 0x10000]>)>> =
     Global(UnsafeCell::new(Vec::new()));
 
 fn single_byte_table(e: Encoding) -> &'static [u8; 0x10000] {
-    let tables = SINGLE_BYTE_TABLES.get();
+    // SAFETY: the only reference in this call: the callers hold none across it.
+    let tables = unsafe { SINGLE_BYTE_TABLES.get() };
     if let Some(i) = tables.iter().position(|(x, _)| *x == e) {
         return &tables[i].1;
     }
@@ -289,9 +307,7 @@ fn single_byte_encode_utf16(
 /// a chunk that is not the last, which the library's loop keeps for the next chunk.
 fn try_single_byte(
     encoder: &mut Encoder,
-    ptr: *const u8,
-    len: u32,
-    utf16: bool,
+    text: Text<'_>,
     last: bool,
     out: &mut Vec<u8>,
 ) -> Option<u32> {
@@ -300,37 +316,41 @@ fn try_single_byte(
         return None;
     }
     let table = single_byte_table(e);
-    if utf16 {
-        single_byte_encode_utf16(
-            table,
-            encoder,
-            input_units(ptr.cast(), len as usize),
-            last,
-            out,
-        )
-    } else {
-        single_byte_encode(table, encoder, utf8_text(input(ptr, len as usize))?, out)
+    match text {
+        Text::Utf16(units) => single_byte_encode_utf16(table, encoder, units, last, out),
+        Text::Utf8(bytes) => single_byte_encode(table, encoder, utf8_text(bytes)?, out),
     }
 }
 
 /// One-shot encode (`mode`: 0 fatal, 1 html, 2 replace; `utf16`: the input is `len` code
 /// units, else `len` bytes of UTF-8). 2 if the encoding has no encoder.
+///
+/// # Safety
+/// `ptr` and `len` as for [`input`] (bytes) or [`input_units`] (with `utf16`).
 #[no_mangle]
-pub extern "C" fn tc_encode(id: u32, mode: u32, ptr: *const u8, len: u32, utf16: u32) -> u32 {
+pub unsafe extern "C" fn tc_encode(
+    id: u32,
+    mode: u32,
+    ptr: *const u8,
+    len: u32,
+    utf16: u32,
+) -> u32 {
     let Some(mut encoder) = encoding(id).and_then(|e| Encoder::new(e, encode_mode(mode))) else {
         return 2;
     };
-    let out = &mut ONCE.get().bytes;
-    if let Some(status) = try_single_byte(&mut encoder, ptr, len, utf16 != 0, true, out) {
+    // SAFETY: the caller's contract.
+    let text = unsafe { Text::at(ptr, len, utf16 != 0) };
+    // SAFETY: the only reference in this call.
+    let out = &mut unsafe { ONCE.get() }.bytes;
+    if let Some(status) = try_single_byte(&mut encoder, text, true, out) {
         return status;
     }
-    if utf16 != 0 {
-        let units = input_units(ptr.cast(), len as usize);
+    if let Text::Utf16(units) = text {
         if let Some(status) = crate::cjk::try_encode(&mut encoder, units, out) {
             return status;
         }
     }
-    run_encoder(&mut encoder, ptr, len, utf16 != 0, true, out)
+    run_encoder(&mut encoder, text, true, out)
 }
 
 /// An incremental encoder (the `Encoder` class: ISO-2022-JP's state kept across calls).
@@ -356,8 +376,11 @@ pub extern "C" fn tc_encoder_new(id: u32, mode: u32) -> *mut EncoderHandle {
 }
 
 /// Frees an encoder from [`tc_encoder_new`].
+///
+/// # Safety
+/// `h` is null or a live encoder from [`tc_encoder_new`], not used again.
 #[no_mangle]
-pub extern "C" fn tc_encoder_free(h: *mut EncoderHandle) {
+pub unsafe extern "C" fn tc_encoder_free(h: *mut EncoderHandle) {
     if !h.is_null() {
         // SAFETY: `h` came from `tc_encoder_new` and is freed once.
         drop(unsafe { Box::from_raw(h) });
@@ -365,35 +388,45 @@ pub extern "C" fn tc_encoder_free(h: *mut EncoderHandle) {
 }
 
 /// Encodes a chunk; `last` ends the stream (ISO-2022-JP returns to ASCII).
+///
+/// # Safety
+/// `h` as for [`handle`]; `ptr` and `len` as for [`tc_encode`].
 #[no_mangle]
-pub extern "C" fn tc_encoder_encode(
+pub unsafe extern "C" fn tc_encoder_encode(
     h: *mut EncoderHandle,
     ptr: *const u8,
     len: u32,
     utf16: u32,
     last: u32,
 ) -> u32 {
-    let Some(h) = handle(h) else { return 2 };
-    let (utf16, last) = (utf16 != 0, last != 0);
+    // SAFETY: the caller's contract.
+    let Some(h) = (unsafe { handle(h) }) else {
+        return 2;
+    };
+    let last = last != 0;
+    // SAFETY: the caller's contract.
+    let text = unsafe { Text::at(ptr, len, utf16 != 0) };
     if !h.pending_lead {
-        if let Some(status) = try_single_byte(&mut h.encoder, ptr, len, utf16, last, &mut h.out) {
+        if let Some(status) = try_single_byte(&mut h.encoder, text, last, &mut h.out) {
             return status;
         }
     }
-    let status = run_encoder(&mut h.encoder, ptr, len, utf16, last, &mut h.out);
+    let status = run_encoder(&mut h.encoder, text, last, &mut h.out);
     h.pending_lead = status == 0
-        && utf16
         && !last
-        && input_units(ptr.cast(), len as usize)
-            .last()
-            .is_some_and(|u| (0xD800..0xDC00).contains(u));
+        && matches!(text, Text::Utf16(units)
+            if units.last().is_some_and(|u| (0xD800..0xDC00).contains(u)));
     status
 }
 
 /// Starts the encoder afresh.
+///
+/// # Safety
+/// `h` as for [`handle`].
 #[no_mangle]
-pub extern "C" fn tc_encoder_reset(h: *mut EncoderHandle) {
-    if let Some(h) = handle(h) {
+pub unsafe extern "C" fn tc_encoder_reset(h: *mut EncoderHandle) {
+    // SAFETY: the caller's contract.
+    if let Some(h) = unsafe { handle(h) } {
         h.encoder.reset();
         h.pending_lead = false;
     }

@@ -19,15 +19,17 @@
 //! checks every argument before calling.
 #![no_std]
 #![allow(unsafe_code)]
-// The exports take the addresses core.js got from this module (see the conventions above);
-// JavaScript cannot call an `unsafe fn` any differently, so they are not marked `unsafe`.
-#![allow(clippy::not_unsafe_ptr_arg_deref)]
+// The exports that take addresses are `unsafe fn`s with the contract core.js keeps (see
+// the conventions above): JavaScript calls them as any other, and no Rust code can reach
+// them with a bad pointer without `unsafe`.
+#![deny(unsafe_op_in_unsafe_fn)]
 
 extern crate alloc;
 
 use alloc::string::String;
 use alloc::vec::Vec;
 use core::cell::UnsafeCell;
+use core::sync::atomic::{AtomicU32, Ordering};
 
 use textcodec::Encoding;
 
@@ -55,16 +57,23 @@ fn panic(_: &core::panic::PanicInfo<'_>) -> ! {
 }
 
 /// Module-wide state: single-threaded (a wasm instance runs one call at a time).
+/// [`Global::get`] hands out a mutable reference, so it is an `unsafe fn`: each caller
+/// vouches that no other reference from the same global is in use meanwhile.
 pub(crate) struct Global<T>(UnsafeCell<T>);
 // SAFETY: wasm32-unknown-unknown without threads: there is one thread, and no call
 // re-enters another (nothing here calls out to JavaScript).
 unsafe impl<T> Sync for Global<T> {}
 
 impl<T> Global<T> {
+    /// The state, for writing.
+    ///
+    /// # Safety
+    /// No other reference from this global is used while the returned one is: take it
+    /// once in a call and drop it before anything else takes it (see the `Sync` impl: no
+    /// call re-enters another).
     #[allow(clippy::mut_from_ref)]
-    pub(crate) fn get(&self) -> &mut T {
-        // SAFETY: see the `Sync` impl: one call at a time, and each export takes this
-        // reference once and drops it before returning.
+    pub(crate) unsafe fn get(&self) -> &mut T {
+        // SAFETY: the caller's contract.
         unsafe { &mut *self.0.get() }
     }
 }
@@ -73,7 +82,9 @@ impl<T> Global<T> {
 /// `[2]` input consumed, `[3]` error offset (low 32 bits), `[4]` error offset (high 32
 /// bits), `[5]` error detail (malformed bytes' length, or the unmappable code point),
 /// `[6..8]` the malformed bytes (up to 8, little-endian).
-pub(crate) static RESULT: Global<[u32; 8]> = Global(UnsafeCell::new([0; 8]));
+/// Atomics, so that they are written through shared references (wasm32 without threads
+/// compiles them to plain loads and stores; the layout is `u32`'s).
+pub(crate) static RESULT: [AtomicU32; 8] = [const { AtomicU32::new(0) }; 8];
 /// The one-shot calls' output buffers.
 pub(crate) static ONCE: Global<Output> = Global(UnsafeCell::new(Output::new()));
 /// Detection results: `[encoding, confidence, score, margin, flags]` then four per
@@ -101,32 +112,47 @@ impl Output {
     }
 }
 
-pub(crate) fn result() -> &'static mut [u32; 8] {
-    RESULT.get()
+/// Sets result slot `i` (0..8).
+pub(crate) fn set_slot(i: usize, value: u32) {
+    if let Some(slot) = RESULT.get(i) {
+        slot.store(value, Ordering::Relaxed);
+    }
+}
+
+/// Result slot `i` (0..8).
+#[cfg(not(feature = "detect"))]
+pub(crate) fn slot(i: usize) -> u32 {
+    RESULT.get(i).map_or(0, |s| s.load(Ordering::Relaxed))
 }
 
 pub(crate) fn set_output(ptr: *const u8, len: usize) {
-    let r = result();
-    r[0] = ptr as u32;
-    r[1] = len as u32;
+    set_slot(0, ptr as u32);
+    set_slot(1, len as u32);
 }
 
 /// `len` bytes of linear memory at `ptr`, written by JavaScript.
-pub(crate) fn input<'a>(ptr: *const u8, len: usize) -> &'a [u8] {
+///
+/// # Safety
+/// Unless `len` is 0, `ptr` is a buffer from [`tc_alloc`] of at least `len` bytes that
+/// nothing writes for `'a` (core.js does not touch it during the call); it is none of this
+/// module's own buffers.
+pub(crate) unsafe fn input<'a>(ptr: *const u8, len: usize) -> &'a [u8] {
     if len == 0 {
         return &[];
     }
-    // SAFETY: core.js passes a buffer it got from `tc_alloc` with at least `len` bytes,
-    // and does not touch it during the call.
+    // SAFETY: the caller's contract.
     unsafe { core::slice::from_raw_parts(ptr, len) }
 }
 
 #[cfg(not(feature = "detect"))]
-pub(crate) fn input_units<'a>(ptr: *const u16, len: usize) -> &'a [u16] {
+///
+/// # Safety
+/// As [`input`], for `2 * len` bytes (`tc_alloc` aligns to 8).
+pub(crate) unsafe fn input_units<'a>(ptr: *const u16, len: usize) -> &'a [u16] {
     if len == 0 {
         return &[];
     }
-    // SAFETY: as in `input`; `tc_alloc` aligns to 8.
+    // SAFETY: the caller's contract.
     unsafe { core::slice::from_raw_parts(ptr, len) }
 }
 
@@ -152,28 +178,32 @@ pub extern "C" fn tc_alloc(len: u32) -> *mut u8 {
 }
 
 /// Frees a buffer from [`tc_alloc`] (same `len`).
+///
+/// # Safety
+/// `ptr` is null or came from `tc_alloc(len)` and is not used again.
 #[no_mangle]
-pub extern "C" fn tc_free(ptr: *mut u8, len: u32) {
+pub unsafe extern "C" fn tc_free(ptr: *mut u8, len: u32) {
     if ptr.is_null() {
         return;
     }
     let Ok(layout) = core::alloc::Layout::from_size_align(len.max(1) as usize, 8) else {
         return;
     };
-    // SAFETY: `ptr` came from `tc_alloc(len)` (core.js keeps the pair).
+    // SAFETY: the caller's contract: `ptr` came from `tc_alloc(len)`, this layout.
     unsafe { alloc::alloc::dealloc(ptr, layout) }
 }
 
 /// The address of the result slots.
 #[no_mangle]
 pub extern "C" fn tc_result() -> *const u32 {
-    result().as_ptr()
+    RESULT.as_ptr().cast()
 }
 
 /// The address of the detection numbers (valid until the next `tc_detect`).
 #[no_mangle]
 pub extern "C" fn tc_numbers() -> *const f64 {
-    NUMBERS.get().as_ptr()
+    // SAFETY: the only reference in this call.
+    unsafe { NUMBERS.get() }.as_ptr()
 }
 // ---------------------------------------------------------------------------------------
 // Encodings and labels
@@ -181,9 +211,14 @@ pub extern "C" fn tc_numbers() -> *const f64 {
 /// The encoding a label names (*get an encoding*: whitespace trimmed, ASCII
 /// case-insensitive), or -1.
 #[cfg(not(feature = "detect"))]
+///
+/// # Safety
+/// `ptr` and `len` as for [`input`].
 #[no_mangle]
-pub extern "C" fn tc_label(ptr: *const u8, len: u32) -> i32 {
-    Encoding::for_label(input(ptr, len as usize)).map_or(-1, |e| id_of(e) as i32)
+pub unsafe extern "C" fn tc_label(ptr: *const u8, len: u32) -> i32 {
+    // SAFETY: the caller's contract.
+    let label = unsafe { input(ptr, len as usize) };
+    Encoding::for_label(label).map_or(-1, |e| id_of(e) as i32)
 }
 
 /// Every encoding's name, then its labels: one line each, `Name label label…`, in the
@@ -191,7 +226,8 @@ pub extern "C" fn tc_label(ptr: *const u8, len: u32) -> i32 {
 #[cfg(not(feature = "detect"))]
 #[no_mangle]
 pub extern "C" fn tc_names() {
-    let out = &mut ONCE.get().text;
+    // SAFETY: the only reference in this call.
+    let out = &mut unsafe { ONCE.get() }.text;
     out.clear();
     for &e in Encoding::all() {
         out.push_str(e.name());
@@ -208,7 +244,8 @@ pub extern "C" fn tc_names() {
 #[cfg(not(feature = "detect"))]
 #[no_mangle]
 pub extern "C" fn tc_kernel() {
-    let out = &mut ONCE.get().text;
+    // SAFETY: the only reference in this call.
+    let out = &mut unsafe { ONCE.get() }.text;
     out.clear();
     out.push_str(textcodec::kernel_info().active);
     set_output(out.as_ptr(), out.len());
