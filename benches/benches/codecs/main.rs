@@ -68,6 +68,25 @@ struct Options {
     timing: Timing,
 }
 
+const USAGE: &str = "\
+usage: cargo bench -p textcodec-bench [--features fast-encode|compact] -- [options]
+  --only SECTIONS   comma-separated: decode8,decode16,encode,utf8,ascii,labels,grow,io,short,mem
+  --filter TEXT     rows whose input or encoding name contains TEXT
+  --function TEXT   mem rows whose function name contains TEXT
+  --samples N       samples per peer (11)
+  --sample-ms MS    minimum time per sample (25)
+  --quick           3 samples of 5 ms
+  --wall-clock      wall time instead of thread CPU time
+environment: TEXTCODEC_CORPUS (the corpus directory), TEXTCODEC_KERNEL (cap textcodec's
+  kernel level), SIMDUTF_FORCE_IMPLEMENTATION (simdutf's)
+";
+
+/// Says what is wrong with the arguments, and how to give them, and exits.
+fn usage_error(what: &str) -> ! {
+    eprint!("{what}\n\n{USAGE}");
+    std::process::exit(2)
+}
+
 fn parse_args() -> Options {
     let mut options = Options {
         sections: [
@@ -89,16 +108,24 @@ fn parse_args() -> Options {
         match arg.as_str() {
             "--bench" => {}
             "--only" => {
-                let v = args.next().expect("--only needs a value");
+                let v = args
+                    .next()
+                    .unwrap_or_else(|| usage_error("--only needs a value"));
                 options.sections = v.split(',').map(String::from).collect();
             }
             "--filter" => options.filter = args.next(),
             "--function" => options.function = args.next(),
             "--samples" => {
-                options.timing.samples = args.next().and_then(|v| v.parse().ok()).expect("N")
+                options.timing.samples = args
+                    .next()
+                    .and_then(|v| v.parse().ok())
+                    .unwrap_or_else(|| usage_error("--samples needs a number"))
             }
             "--sample-ms" => {
-                let ms: u64 = args.next().and_then(|v| v.parse().ok()).expect("MS");
+                let ms: u64 = args
+                    .next()
+                    .and_then(|v| v.parse().ok())
+                    .unwrap_or_else(|| usage_error("--sample-ms needs a number"));
                 options.timing.sample_time = Duration::from_millis(ms);
             }
             "--wall-clock" => options.timing.clock = Clock::Wall,
@@ -106,7 +133,11 @@ fn parse_args() -> Options {
                 options.timing.samples = 3;
                 options.timing.sample_time = Duration::from_millis(5);
             }
-            other => panic!("unknown argument {other:?} (see benches/benches/codecs/main.rs)"),
+            "--help" | "-h" => {
+                print!("{USAGE}");
+                std::process::exit(0);
+            }
+            other => usage_error(&format!("unknown argument {other:?}")),
         }
     }
     options
