@@ -15,8 +15,8 @@ fn report_malformed(m: &textcodec::MalformedSequence, base: u64) {
     let bytes = m.bytes();
     set_slot(5, bytes.len() as u32);
     let mut packed = [0u8; 8];
-    for (slot, &b) in packed.iter_mut().zip(bytes) {
-        *slot = b;
+    for (cell, &b) in packed.iter_mut().zip(bytes) {
+        *cell = b;
     }
     set_slot(
         6,
