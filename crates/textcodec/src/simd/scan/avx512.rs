@@ -150,15 +150,45 @@ pub(crate) unsafe fn utf8_utf16_len(src: &[u8]) -> (usize, usize) {
     (i, _mm512_reduce_add_epi64(total) as usize)
 }
 
-/// Bytes from 0x80 on (`vpmovb2m`), in byte counters ([`count_bytes`]; the popcounts of
-/// the masks, [`count`], ran at 0.93–0.97× simdutf).
+/// Bytes from 0x80 on: each byte's top bit (`vpandq`) summed by `vpsadbw` into 64-bit
+/// lanes (128 per such byte), two vectors per step, no mask registers. The byte counters
+/// of [`count_bytes`] (`vpmovb2m`, a masked subtract) ran at 1.01–1.03× simdutf in the
+/// same runs as this at 1.03–1.04× (six alternated rounds, Zen 4, both near 110 GB/s); the
+/// popcounts of the masks, [`count`], at 0.93–0.97×.
 ///
 /// # Safety
 /// The CPU must support AVX-512 F/BW and POPCNT.
 #[target_feature(enable = "popcnt,avx512f,avx512bw")]
+// Bounds: `i` advances by 128 or 64 while that many bytes are left; a lane's sum is at
+// most 8 × 128 per step, and at most `len` × 128 in all, which fits a u64 (`len` is
+// below 2^57 on every 64-bit target).
+#[allow(clippy::arithmetic_side_effects)]
 pub(crate) unsafe fn non_ascii_count(src: &[u8]) -> (usize, usize) {
-    // SAFETY: `src` is readable.
-    unsafe { count_bytes(src.as_ptr(), src.len(), |v| (_mm512_movepi8_mask(v), 0)) }
+    let (p, len) = (src.as_ptr(), src.len());
+    let top = _mm512_set1_epi8(0x80u8 as i8);
+    let zero = _mm512_setzero_si512();
+    let high_sum = |v: __m512i| _mm512_sad_epu8(_mm512_and_si512(v, top), zero);
+    let (mut i, mut a, mut b) = (0, zero, zero);
+    while i + 128 <= len {
+        // SAFETY: `i + 128 <= len`.
+        let (v0, v1) = unsafe {
+            (
+                _mm512_loadu_si512(p.add(i).cast()),
+                _mm512_loadu_si512(p.add(i + 64).cast()),
+            )
+        };
+        a = _mm512_add_epi64(a, high_sum(v0));
+        b = _mm512_add_epi64(b, high_sum(v1));
+        i += 128;
+    }
+    let mut n = _mm512_reduce_add_epi64(_mm512_add_epi64(a, b)) as u64 as usize / 128;
+    if i + 64 <= len {
+        // SAFETY: `i + 64 <= len`.
+        let v = unsafe { _mm512_loadu_si512(p.add(i).cast()) };
+        n += _mm512_movepi8_mask(v).count_ones() as usize;
+        i += 64;
+    }
+    (i, n)
 }
 
 /// UTF-8 length with every surrogate as two bytes: 32 units per vector, one byte each,
