@@ -216,37 +216,43 @@ pub(crate) unsafe fn utf16_utf8_len(src: &[u16]) -> (usize, usize) {
     (read / 2, read / 2 + extra)
 }
 
-/// Units of the whole 32-unit vectors before the first that holds a surrogate.
+/// Units of the whole 32-unit vectors before the first that holds a surrogate. Four
+/// vectors per step: each unit minus 0xD800, and a surrogate is a difference below 0x800,
+/// so one compare of the four vectors' minimum tests them all (against a compare into a
+/// mask register per vector, two vectors per step: 0.92–0.96× simdutf icelake → 1.03–1.04×
+/// in three alternated rounds, Zen 4; two vectors per step with the minimum, 0.98–1.00×).
 ///
 /// # Safety
 /// The CPU must support AVX-512 F/BW.
 #[target_feature(enable = "avx512f,avx512bw")]
-// Bounds: `i` advances by 64 or 32 units while that many are left.
+// Bounds: `i` advances by 128 or 32 units while that many are left.
 #[allow(clippy::arithmetic_side_effects)]
 pub(crate) unsafe fn utf16_valid_prefix_len(src: &[u16]) -> usize {
-    let (top5, surrogate) = (
-        _mm512_set1_epi16(0xF800u16 as i16),
+    let (surrogate, span) = (
         _mm512_set1_epi16(0xD800u16 as i16),
+        _mm512_set1_epi16(0x800),
     );
     let p = src.as_ptr();
-    let lanes = |v: __m512i| _mm512_cmpeq_epi16_mask(_mm512_and_si512(v, top5), surrogate);
+    // Each unit's distance above 0xD800 (wrapping): below 0x800 for a surrogate.
+    let distance = |v: __m512i| _mm512_sub_epi16(v, surrogate);
     let mut i = 0;
-    while i + 64 <= src.len() {
-        // SAFETY: `i + 64 <= src.len()`: both vectors are within `src`.
-        let (a, b) = unsafe {
-            (
-                _mm512_loadu_si512(p.add(i).cast()),
-                _mm512_loadu_si512(p.add(i + 32).cast()),
-            )
-        };
-        if lanes(a) | lanes(b) != 0 {
+    while i + 128 <= src.len() {
+        // SAFETY: `i + 128 <= src.len()`: the four vectors are within `src`.
+        let [a, b, c, d] =
+            [0, 32, 64, 96].map(|at| unsafe { _mm512_loadu_si512(p.add(i + at).cast()) });
+        let m = _mm512_min_epu16(
+            _mm512_min_epu16(distance(a), distance(b)),
+            _mm512_min_epu16(distance(c), distance(d)),
+        );
+        if _mm512_cmplt_epu16_mask(m, span) != 0 {
             break;
         }
-        i += 64;
+        i += 128;
     }
     while i + 32 <= src.len() {
         // SAFETY: `i + 32 <= src.len()`.
-        if lanes(unsafe { _mm512_loadu_si512(p.add(i).cast()) }) != 0 {
+        let v = unsafe { _mm512_loadu_si512(p.add(i).cast()) };
+        if _mm512_cmplt_epu16_mask(distance(v), span) != 0 {
             break;
         }
         i += 32;

@@ -96,9 +96,13 @@ fn the_counts_match_the_naive_oracles_at_every_level() {
 #[test]
 fn utf16_counts_and_scans_match_the_oracles_with_a_surrogate_at_every_offset() {
     for k in available_levels() {
-        for len in [0, 1, 7, 8, 9, 15, 16, 17, 31, 32, 33, 63, 64, 65, 100, 130] {
+        // Up to three steps of four 32-unit vectors; the units around the surrogates
+        // (D7FF, E000) and the extremes (0, FFFF) too.
+        for len in [
+            0, 1, 7, 8, 9, 15, 16, 17, 31, 32, 33, 63, 64, 65, 100, 130, 255, 256, 300,
+        ] {
             let base: Vec<u16> = (0..len)
-                .map(|i| [0x41, 0xE9, 0x4E2D, 0x7FF][i % 4])
+                .map(|i| [0x41, 0xE9, 0x4E2D, 0x7FF, 0xD7FF, 0xE000, 0xFFFF, 0][i % 8])
                 .collect();
             assert_eq!(utf16_valid_prefix_len_with(k, &base), len, "{k:?} {len}");
             for at in 0..len {
