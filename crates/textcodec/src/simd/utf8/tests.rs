@@ -571,3 +571,59 @@ fn validation_of_long_ascii_text_stops_at_cut_characters() {
     }
     assert!(cases > 0);
 }
+
+/// Long text of multi-byte characters (the AVX-512 validator checks every block of it in
+/// full, with no ASCII test and no note of where a character ends): an ASCII run after a
+/// cut character, a stray continuation, an overlong form, a surrogate, a byte never in
+/// UTF-8, each at and around block boundaries; at every level the validator stops where
+/// the oracle does.
+#[test]
+fn validation_of_long_non_ascii_text_stops_where_the_oracle_does() {
+    if cfg!(miri) {
+        return;
+    }
+    let mut cases = 0;
+    for k in available_levels() {
+        for filler in ["\u{65e5}\u{672c}", "\u{e9}t\u{e9}", "\u{1f600}\u{3b1}"] {
+            let mut text = alloc::string::String::new();
+            while text.len() < 8192 + 100 {
+                text.push_str(filler);
+            }
+            let len = text.len();
+            for at in [
+                64,
+                1023,
+                1024,
+                2047,
+                4032,
+                4095,
+                4096,
+                len - 1025,
+                len - 70,
+                len - 3,
+            ] {
+                for bad in [
+                    &b"\xE6aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa"[..],
+                    b"\xF0\x9F\x98a",
+                    b"\x80",
+                    b"\xC0\x80",
+                    b"\xED\xA0\x80",
+                    b"\xFF",
+                    b"aaaa",
+                ] {
+                    let mut src = text.as_bytes().to_vec();
+                    let end = (at + bad.len()).min(len);
+                    src[at..end].copy_from_slice(&bad[..end - at]);
+                    let want = naive_valid_prefix(&src);
+                    assert_eq!(
+                        valid_prefix_len_with(k, &src),
+                        want,
+                        "{k:?} {filler:?} {at} {bad:02X?}"
+                    );
+                    cases += 1;
+                }
+            }
+        }
+    }
+    assert!(cases > 0);
+}

@@ -124,6 +124,8 @@ pub(crate) unsafe fn valid_prefix_len(src: &[u8]) -> usize {
     let i = unsafe {
         if crate::simd::ascii::avx512::mostly_ascii(src) {
             blocks::<true>(&t, src, incomplete)
+        } else if crate::simd::ascii::avx512::mostly_non_ascii(src) {
+            every_block(&t, src)
         } else {
             blocks::<false>(&t, src, incomplete)
         }
@@ -171,6 +173,41 @@ unsafe fn blocks<const ASCII_RUNS: bool>(t: &Tables, src: &[u8], mut incomplete:
                 i += 128;
             }
         }
+    }
+    i
+}
+
+/// Checks `src` from byte 64 on, 64 bytes per step, every block in full (no test for
+/// ASCII, and no note of where a character ends: the bytes loaded 1–3 back carry it), until
+/// an error or fewer than 64 bytes are left. Returns where it stopped. For text whose
+/// blocks are nearly all non-ASCII (`ascii::avx512::mostly_non_ascii`): against
+/// [`blocks`] there, 1.1–1.7× (ja.text 1.27× → 1.86× simdutf8; two builds of differing
+/// code placement); on text with 25–50 % non-ASCII blocks, 0.67–0.95×.
+///
+/// # Safety
+/// The CPU must support AVX2 and AVX-512 F/BW/VBMI; `src.len() >= 64`.
+#[target_feature(enable = "avx2,avx512f,avx512bw,avx512vbmi")]
+// Hot loop. Bounds: `i` only advances by 64 while `i + 64 <= src.len()`, so the sums
+// cannot overflow; `i >= 64`, so `src[i - 3 ..]` is in bounds.
+#[allow(clippy::arithmetic_side_effects)]
+#[inline]
+unsafe fn every_block(t: &Tables, src: &[u8]) -> usize {
+    let p = src.as_ptr();
+    let mut i = 64;
+    while i + 64 <= src.len() {
+        // SAFETY: `3 <= i` and `i + 64 <= src.len()`: `src[i - 3 .. i + 64]` is readable.
+        let (input, back1, back2, back3) = unsafe {
+            (
+                _mm512_loadu_si512(p.add(i).cast()),
+                _mm512_loadu_si512(p.add(i - 1).cast()),
+                _mm512_loadu_si512(p.add(i - 2).cast()),
+                _mm512_loadu_si512(p.add(i - 3).cast()),
+            )
+        };
+        if invalid(t, input, back1, back2, back3).0 {
+            break;
+        }
+        i += 64;
     }
     i
 }
