@@ -163,53 +163,59 @@ unsafe fn blocks<V: Lookup>(isa: Isa<V>, src: &[u8], copy_to: Option<*mut u8>) -
         return valid_tail(0);
     };
     let mut i = BLOCK;
-    if mostly_non_ascii(isa, src) {
+    // Not at SSE4 (16-byte vectors on x86-64): see below.
+    let dense = copy_to.is_none()
+        && (Block::<V>::VECTORS == 2 || !cfg!(target_arch = "x86_64"))
+        && mostly_non_ascii(isa, src);
+    if dense {
         // Nearly every block holds a non-ASCII byte: each checked in full, with no ASCII
         // test and no note of where its last character ends (the bytes 1–3 back carry a
         // cut character). UTF-8 → `&str` on such text against simdutf8 (Zen 4 VM, two
         // rounds): AVX2 1.06–1.16× → 1.08–1.44×, geomean over 46 inputs 1.05–1.09× →
-        // 1.11–1.13×; SSE4 dense rows up by 0–40 %; simd128 in V8 1.15–1.16× → 1.23–1.24×
-        // encoding_rs over seven inputs. NEON not measured.
+        // 1.11–1.13×; simd128 in V8 1.15–1.16× → 1.23–1.24× encoding_rs over seven
+        // inputs; NEON not measured. Each copy of this loop costs the footprint budget
+        // (`.ci/extra.d/size.sh`, where every x86-64 level is linked): it is left out of
+        // the one-pass copy, where its gain did not show (→ `String` at AVX2 1.22–1.25×
+        // either way), and out of SSE4 (dense rows 0–40 % faster, four vectors' checks
+        // inlined). One loop with the choice made per block instead of two loops ran at
+        // 0.94–0.96× simdutf8 at AVX2, against 1.11–1.12×.
         while i + BLOCK <= src.len() {
             // SAFETY: `3 <= i` and `i + 64 <= src.len()`: `src[i - 3 .. i + 64]` is
             // readable.
             if unsafe { t.block_invalid(src.as_ptr().add(i)) } {
                 break;
             }
+            i += BLOCK;
+        }
+    }
+    // Blocks that may be skipped as ASCII (all but `dense` text).
+    if !dense {
+        loop {
+            if !incomplete {
+                // ASCII blocks after a character boundary are valid: the tight loop of
+                // mostly-ASCII text (inside `step`, the same test costs two taken branches
+                // per block, and its speed varied 2.5× with the code's placement).
+                while i + BLOCK <= src.len() {
+                    // SAFETY: `i + 64 <= src.len()`.
+                    let block = unsafe { Block::load(isa, src.as_ptr().add(i)) };
+                    if block.or_all().any_high() {
+                        break;
+                    }
+                    copy(i - BLOCK, BLOCK);
+                    i += BLOCK;
+                }
+            }
+            if i + BLOCK > src.len() {
+                break;
+            }
+            // SAFETY: `3 <= i` and `i + 64 <= src.len()`: `src[i - 3 .. i + 64]` is readable.
+            match unsafe { t.step(src.as_ptr().add(i), incomplete) } {
+                Some(ends_inside) => incomplete = ends_inside,
+                None => break,
+            }
             copy(i - BLOCK, BLOCK);
             i += BLOCK;
         }
-        let n = finish(src, i);
-        if copy_to.is_some() {
-            copy(i - BLOCK, n - (i - BLOCK));
-        }
-        return n;
-    }
-    loop {
-        if !incomplete {
-            // ASCII blocks after a character boundary are valid: the tight loop of
-            // mostly-ASCII text (inside `step`, the same test costs two taken branches
-            // per block, and its speed varied 2.5× with the code's placement).
-            while i + BLOCK <= src.len() {
-                // SAFETY: `i + 64 <= src.len()`.
-                let block = unsafe { Block::load(isa, src.as_ptr().add(i)) };
-                if block.or_all().any_high() {
-                    break;
-                }
-                copy(i - BLOCK, BLOCK);
-                i += BLOCK;
-            }
-        }
-        if i + BLOCK > src.len() {
-            break;
-        }
-        // SAFETY: `3 <= i` and `i + 64 <= src.len()`: `src[i - 3 .. i + 64]` is readable.
-        match unsafe { t.step(src.as_ptr().add(i), incomplete) } {
-            Some(ends_inside) => incomplete = ends_inside,
-            None => break,
-        }
-        copy(i - BLOCK, BLOCK);
-        i += BLOCK;
     }
     let n = finish(src, i);
     if copy_to.is_some() {

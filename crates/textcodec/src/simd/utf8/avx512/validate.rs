@@ -78,16 +78,19 @@ pub(super) fn ends_inside(t: &Tables, input: __m512i) -> bool {
 }
 
 /// Checks the 64 bytes at `p`: `None` if invalid, else whether the last character
-/// runs past them. `incomplete` says whether the previous 64 bytes ended so.
+/// runs past them. `incomplete` says whether the previous 64 bytes ended so. With
+/// `dense` (text of nearly all non-ASCII blocks) the block is checked in full, with no
+/// ASCII test, and the answer is always `false`: the next block's check sees a cut
+/// character in the bytes 1–3 back.
 ///
 /// # Safety
 /// The CPU must support AVX-512 F/BW/VBMI; `p - 3 .. p + 64` must be readable.
 #[target_feature(enable = "avx2,avx512f,avx512bw,avx512vbmi")]
 #[inline]
-unsafe fn step(t: &Tables, p: *const u8, incomplete: bool) -> Option<bool> {
+unsafe fn step(t: &Tables, p: *const u8, incomplete: bool, dense: bool) -> Option<bool> {
     // SAFETY: `p .. p + 64` is readable.
     let input = unsafe { _mm512_loadu_si512(p.cast()) };
-    if _mm512_movepi8_mask(input) == 0 {
+    if !dense && _mm512_movepi8_mask(input) == 0 {
         return (!incomplete).then_some(false);
     }
     // SAFETY: `p - 3 .. p + 64` is readable.
@@ -101,7 +104,7 @@ unsafe fn step(t: &Tables, p: *const u8, incomplete: bool) -> Option<bool> {
     if invalid(t, input, back1, back2, back3).0 {
         return None;
     }
-    Some(ends_inside(t, input))
+    Some(!dense && ends_inside(t, input))
 }
 
 /// # Safety
@@ -117,17 +120,16 @@ pub(crate) unsafe fn valid_prefix_len(src: &[u8]) -> usize {
     let mut first = [0u8; 67];
     first[3..].copy_from_slice(&src[..64]);
     // SAFETY: `first[0..67]` is readable: 3 bytes before the 64 at index 3.
-    let Some(incomplete) = (unsafe { step(&t, first.as_ptr().add(3), false) }) else {
+    let Some(incomplete) = (unsafe { step(&t, first.as_ptr().add(3), false, false) }) else {
         return super::scalar::valid_prefix_len(src);
     };
     // SAFETY: the same CPU features; `src` holds 64 bytes or more.
     let i = unsafe {
         if crate::simd::ascii::avx512::mostly_ascii(src) {
-            blocks::<true>(&t, src, incomplete)
-        } else if crate::simd::ascii::avx512::mostly_non_ascii(src) {
-            every_block(&t, src)
+            blocks::<true>(&t, src, incomplete, false)
         } else {
-            blocks::<false>(&t, src, incomplete)
+            let dense = crate::simd::ascii::avx512::mostly_non_ascii(src);
+            blocks::<false>(&t, src, incomplete, dense)
         }
     };
     super::finish(src, i)
@@ -140,7 +142,12 @@ pub(crate) unsafe fn valid_prefix_len(src: &[u8]) -> usize {
 /// faster so, other text 10 % slower (the extra load and branch after every block), hence
 /// the two loops, chosen by `ascii::avx512::mostly_ascii`. (Skipping 128 ASCII bytes at a time before
 /// each block, as this loop did, cost mixed text two data-dependent branches per block:
-/// catalogs with CJK or Cyrillic 0.91–0.95× simdutf, 1.07–1.12× without.)
+/// catalogs with CJK or Cyrillic 0.91–0.95× simdutf, 1.07–1.12× without.) With `dense`
+/// (`ascii::avx512::mostly_non_ascii`: at least 70 % of the blocks hold a non-ASCII
+/// byte), `step` checks every block in full: against the ASCII test and the note of where
+/// the last character ends, 1.1–1.7× there (ja.text 1.27–1.41× → 1.77–1.86× simdutf8,
+/// two builds of differing code placement), and 0.67–0.95× on text with 25–50 %
+/// non-ASCII blocks.
 ///
 /// # Safety
 /// The CPU must support AVX2 and AVX-512 F/BW/VBMI; `src.len() >= 64`.
@@ -149,11 +156,16 @@ pub(crate) unsafe fn valid_prefix_len(src: &[u8]) -> usize {
 // src.len()` and the sums cannot overflow; `i >= 64`, so `src[i - 3 ..]` is in bounds.
 #[allow(clippy::arithmetic_side_effects)]
 #[inline]
-unsafe fn blocks<const ASCII_RUNS: bool>(t: &Tables, src: &[u8], mut incomplete: bool) -> usize {
+unsafe fn blocks<const ASCII_RUNS: bool>(
+    t: &Tables,
+    src: &[u8],
+    mut incomplete: bool,
+    dense: bool,
+) -> usize {
     let mut i = 64;
     while i + 64 <= src.len() {
         // SAFETY: `3 <= i` and `i + 64 <= src.len()`: `src[i - 3 .. i + 64]` is readable.
-        match unsafe { step(t, src.as_ptr().add(i), incomplete) } {
+        match unsafe { step(t, src.as_ptr().add(i), incomplete, dense) } {
             Some(ends_inside) => incomplete = ends_inside,
             None => break,
         }
@@ -173,41 +185,6 @@ unsafe fn blocks<const ASCII_RUNS: bool>(t: &Tables, src: &[u8], mut incomplete:
                 i += 128;
             }
         }
-    }
-    i
-}
-
-/// Checks `src` from byte 64 on, 64 bytes per step, every block in full (no test for
-/// ASCII, and no note of where a character ends: the bytes loaded 1–3 back carry it), until
-/// an error or fewer than 64 bytes are left. Returns where it stopped. For text whose
-/// blocks are nearly all non-ASCII (`ascii::avx512::mostly_non_ascii`): against
-/// [`blocks`] there, 1.1–1.7× (ja.text 1.27× → 1.86× simdutf8; two builds of differing
-/// code placement); on text with 25–50 % non-ASCII blocks, 0.67–0.95×.
-///
-/// # Safety
-/// The CPU must support AVX2 and AVX-512 F/BW/VBMI; `src.len() >= 64`.
-#[target_feature(enable = "avx2,avx512f,avx512bw,avx512vbmi")]
-// Hot loop. Bounds: `i` only advances by 64 while `i + 64 <= src.len()`, so the sums
-// cannot overflow; `i >= 64`, so `src[i - 3 ..]` is in bounds.
-#[allow(clippy::arithmetic_side_effects)]
-#[inline]
-unsafe fn every_block(t: &Tables, src: &[u8]) -> usize {
-    let p = src.as_ptr();
-    let mut i = 64;
-    while i + 64 <= src.len() {
-        // SAFETY: `3 <= i` and `i + 64 <= src.len()`: `src[i - 3 .. i + 64]` is readable.
-        let (input, back1, back2, back3) = unsafe {
-            (
-                _mm512_loadu_si512(p.add(i).cast()),
-                _mm512_loadu_si512(p.add(i - 1).cast()),
-                _mm512_loadu_si512(p.add(i - 2).cast()),
-                _mm512_loadu_si512(p.add(i - 3).cast()),
-            )
-        };
-        if invalid(t, input, back1, back2, back3).0 {
-            break;
-        }
-        i += 64;
     }
     i
 }
