@@ -164,23 +164,9 @@ pub(crate) unsafe fn widen_ascii(src: &[u8], dst: &mut Slots<u16>) -> usize {
 /// such input: on other text its test after every non-ASCII block costs more than the
 /// loop saves.
 #[target_feature(enable = "avx512f,avx512bw")]
-// Bounds: block `k` starts at `(len - 64) * k / 16 <= len - 64`; `(len - 64) * k` cannot
-// overflow for a slice's length (`len <= isize::MAX`, `k < 16`).
-#[allow(clippy::arithmetic_side_effects)]
 #[inline]
 pub(in crate::simd) fn mostly_ascii(src: &[u8]) -> bool {
-    if src.len() < 4096 {
-        return false;
-    }
-    let span = src.len() - 64;
-    let non_ascii = (0..16)
-        .filter(|k| {
-            // SAFETY: the block lies within `src` (see above).
-            let v = unsafe { _mm512_loadu_si512(src.as_ptr().add(span / 16 * k).cast()) };
-            _mm512_movepi8_mask(v) != 0
-        })
-        .count();
-    non_ascii <= 4
+    non_ascii_blocks(src, 16).is_some_and(|n| n <= 4)
 }
 
 /// Whether `src` is 4 KiB or more and at least 45 of 64 blocks of 64 bytes spread evenly
@@ -190,21 +176,29 @@ pub(in crate::simd) fn mostly_ascii(src: &[u8]) -> bool {
 /// it saves. (The share at which UTF-8 validation gains from it is 65–70 % of the blocks;
 /// 16 samples, as [`mostly_ascii`] takes, told 51 % from 76 % badly.)
 #[target_feature(enable = "avx512f,avx512bw")]
-// Bounds: block `k` starts at `(len - 64) * k / 64 <= len - 64`; `(len - 64) * k` cannot
-// overflow for a slice's length (`len <= isize::MAX`, `k < 64`).
-#[allow(clippy::arithmetic_side_effects)]
 #[inline]
 pub(in crate::simd) fn mostly_non_ascii(src: &[u8]) -> bool {
-    if src.len() < 4096 {
-        return false;
+    non_ascii_blocks(src, 64).is_some_and(|n| n >= 45)
+}
+
+/// How many of `samples` blocks of 64 bytes spread evenly over `src` hold a non-ASCII
+/// byte; `None` for inputs under 4 KiB, which gain nothing from a choice of loop.
+#[target_feature(enable = "avx512f,avx512bw")]
+// Bounds: `len >= 4096`, and block `k` starts at `(len - 64) / samples * k <= len - 64`
+// (`k < samples`), so it lies within `src`.
+#[allow(clippy::arithmetic_side_effects)]
+#[inline]
+fn non_ascii_blocks(src: &[u8], samples: usize) -> Option<usize> {
+    if src.len() < 4096 || samples == 0 {
+        return None;
     }
-    let span = src.len() - 64;
-    let non_ascii = (0..64)
+    let step = (src.len() - 64) / samples;
+    let non_ascii = (0..samples)
         .filter(|k| {
             // SAFETY: the block lies within `src` (see above).
-            let v = unsafe { _mm512_loadu_si512(src.as_ptr().add(span * k / 64).cast()) };
+            let v = unsafe { _mm512_loadu_si512(src.as_ptr().add(step * k).cast()) };
             _mm512_movepi8_mask(v) != 0
         })
         .count();
-    non_ascii >= 45
+    Some(non_ascii)
 }
