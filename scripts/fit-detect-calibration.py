@@ -158,7 +158,7 @@ def fit(details):
         fitted.append(ks)
         n = len(points[k])
         src = f"{n} samples" if n >= MIN_CLASS else f"{n} samples: pooled fit"
-        body = ", ".join(f"({x:.3f}, {y:.4f})" for x, y in ks)
+        body = ", ".join(f"({f32_literal(x, 3)}, {f32_literal(y, 4)})" for x, y in ks)
         lines.append(f"    // {name} ({src})\n    &[{body}],")
     alone_rates = []
     for k in range(len(CLASSES)):
@@ -177,14 +177,32 @@ def fit(details):
         + "\n".join(lines) + "\n];\n\n"
         "/// Confidence with no surviving runner-up, per class.\n"
         f"pub(crate) static ALONE: [f32; {len(CLASSES)}] = ["
-        + ", ".join(f"{r:.4f}" for r in alone_rates) + "];\n\n"
+        + ", ".join(f32_literal(r, 4) for r in alone_rates) + "];\n\n"
         "/// Points of score per nat of odds among the runners-up.\n"
-        f"pub(crate) const SPREAD: f32 = {spread:.3f};\n"
+        f"pub(crate) const SPREAD: f32 = {f32_literal(spread, 3)};\n"
     )
     OUT.write_text(text)
     print(f"wrote {OUT}: " + "; ".join(
         f"{CLASSES[k]} {len(points[k])}+{alone[k][1]} alone" for k in range(len(CLASSES)))
         + f"; SPREAD {spread:.3f} (logistic a={a:.4f}, b={b:.4f})")
+
+
+def f32_literal(x, decimals):
+    """`x` rounded to `decimals` places, written with the fewest digits that give the same
+    `f32` (clippy's `excessive_precision` rejects a literal with more)."""
+    import struct
+
+    def as_f32(v):
+        return struct.unpack("<f", struct.pack("<f", v))[0]
+
+    want = as_f32(round(x, decimals))
+    for digits in range(1, 10):
+        text = f"{want:.{digits}g}"
+        if as_f32(float(text)) == want:
+            break
+    if "e" in text:
+        text = f"{float(text):.{decimals}f}"
+    return text if "." in text else text + ".0"
 
 
 def report(details, samples=None):

