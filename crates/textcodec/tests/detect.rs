@@ -591,6 +591,22 @@ fn short_thai_words_with_kho_khwai_do_not_read_as_korean() {
     }
 }
 
+/// GBK writes full-width punctuation (，（）) with the lead A3, which windows-874 reads as
+/// ฃ, a Thai letter out of use: short Chinese with such punctuation must not read as
+/// Thai (these did, as ดลลฌฃฌ and the like, before ฃ and ฅ scored as never text).
+#[test]
+fn short_chinese_with_full_width_punctuation_does_not_read_as_thai() {
+    let texts = ["a 磁盘，b", "x 硬盘，8 G", "盘，磁", "e 磁盘（4 G）"];
+    for text in texts {
+        let bytes = encode_exact(text, Encoding::Gbk);
+        let guess = detect(&bytes, &Hints::new());
+        assert!(
+            matches!(guess.encoding, Encoding::Gbk | Encoding::Gb18030),
+            "{text}: {guess:?}"
+        );
+    }
+}
+
 /// Short Big5 text with no ASCII byte has none of UTF-16's NULs or block bytes; read as
 /// UTF-16 its units are CJK Extension A, Yi, Hangul, presentation forms — characters no
 /// CJK text has — and must score so, not as leniently as punctuation (these read as

@@ -24,6 +24,10 @@ const C1_CONTROL: i8 = -128;
 /// C1 controls. In EUC-KR they are A4 followed by D4–FE, which is how windows-874 writes
 /// ค before a vowel or tone mark: short Thai text read as EUC-KR shows them.
 const OLD_HANGUL_LETTERS: core::ops::RangeInclusive<u16> = 0x3164..=0x318E;
+/// ฃ and ฅ, the two Thai consonants that went out of use (ข and ค took their place):
+/// modern Thai text does not write them, so they score as C1 controls. windows-874 and
+/// ISO-8859-11 put them at A3 and A5, inside other scripts' runs of letters.
+const OBSOLETE_THAI: [u32; 2] = [0x0E03, 0x0E05];
 /// Score of each non-ASCII character of valid UTF-8.
 const UTF8_CHAR: i32 = 48;
 
@@ -192,6 +196,9 @@ const fn build(encoding: crate::Encoding) -> SingleByteModel {
         } else {
             if let Some(code) = lookup_u8(script.letters, cp) {
                 out.code[i] = code;
+            } else if cp == OBSOLETE_THAI[0] || cp == OBSOLETE_THAI[1] {
+                out.code[i] = rare;
+                out.unigram[i] = C1_CONTROL;
             } else if is_letter(cp) {
                 out.code[i] = if is_upper(cp) { rare | UPPER } else { rare };
             } else {
