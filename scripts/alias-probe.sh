@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # 4K-aliasing probe (BENCHMARKS.md, "4K aliasing"): decodes a
 # corpus file from UTF-8 to UTF-8 with textcodec and encoding_rs, and copies it with
-# `memcpy`, with the output placed 0-96 bytes after the input modulo 4096, and prints
-# MB/s per placement. The probe crate is written under target/alias-probe (not committed);
+# `memcpy`; then converts its Latin-1 characters (the others left out) to UTF-8 with
+# textcodec::mem, simdutf and encoding_rs::mem; each with the output placed 0-96 bytes
+# after the input modulo 4096, and prints MB/s per placement. The probe crate is written under target/alias-probe (not committed);
 # encoding_rs comes from crates.io.
 #   scripts/alias-probe.sh [corpus file, default bench-corpus/he.po.txt]
 set -euo pipefail
@@ -21,6 +22,7 @@ publish = false
 [dependencies]
 textcodec = { path = "$root/crates/textcodec" }
 encoding_rs = "0.8"
+simdutf = "0.7"
 
 [workspace]
 TOML
@@ -70,6 +72,40 @@ fn main() {
             dst.borrow_mut()[..n].copy_from_slice(black_box(src));
         });
         println!("| {gap} | {textcodec:.0} | {encoding_rs:.0} | {memcpy:.0} |");
+    }
+    let latin1: Vec<u8> = String::from_utf8_lossy(&text)
+        .chars()
+        .filter(|&c| c <= '\u{FF}')
+        .map(|c| c as u8)
+        .collect();
+    let n = latin1.len();
+    println!("\nLatin-1 → UTF-8 ({n} bytes of Latin-1):\n");
+    println!("| output after input (mod 4096) | textcodec::mem | simdutf | encoding_rs::mem |");
+    println!("|--:|--:|--:|--:|");
+    for gap in [0usize, 8, 16, 24, 32, 48, 64, 96] {
+        let src_at = page;
+        let dst_at = page + (n + 8192) / 4096 * 4096 + gap;
+        arena[src_at..src_at + n].copy_from_slice(&latin1);
+        let (head, tail) = arena.split_at_mut(dst_at);
+        let src = &head[src_at..src_at + n];
+        let dst = std::cell::RefCell::new(&mut tail[..n * 2 + 64]);
+        let textcodec = mb_per_s(n, reps, || {
+            black_box(textcodec::mem::latin1_to_utf8(black_box(src), &mut dst.borrow_mut()));
+        });
+        let simdutf = mb_per_s(n, reps, || {
+            let mut d = dst.borrow_mut();
+            // SAFETY: `d` has room for twice the input.
+            black_box(unsafe {
+                simdutf::convert_latin1_to_utf8(src.as_ptr(), n, d.as_mut_ptr())
+            });
+        });
+        let encoding_rs = mb_per_s(n, reps, || {
+            black_box(encoding_rs::mem::convert_latin1_to_utf8(
+                black_box(src),
+                &mut dst.borrow_mut(),
+            ));
+        });
+        println!("| {gap} | {textcodec:.0} | {simdutf:.0} | {encoding_rs:.0} |");
     }
 }
 RS

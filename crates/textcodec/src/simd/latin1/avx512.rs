@@ -30,7 +30,11 @@ const INTERLEAVE: [[u8; 64]; 2] = {
 /// bytes at a time after each ASCII step; other text without it (cs.text 0.65× → 0.81×
 /// simdutf, cy.text 0.87× → 0.70× the other way round). Only after an ASCII step: text
 /// with a letter every few dozen bytes (fr.po) no longer pays a failed 128-byte test
-/// after each of its steps.
+/// after each of its steps. Every load comes before the stores of the step before it:
+/// with the output 24–64 bytes after the input modulo 4 KiB, a load after such a store
+/// waits for it (4K aliasing): near-ASCII en.po ran at 38–44 GB/s there against 48–52
+/// elsewhere, 47–54 everywhere now (simdutf icelake 27–39 there;
+/// `scripts/alias-probe.sh`).
 ///
 /// # Safety
 /// The CPU must support AVX2, BMI2, POPCNT and AVX-512 F/BW/VL/VBMI/VBMI2.
@@ -72,65 +76,93 @@ unsafe fn steps<const ASCII_RUNS: bool>(src: &[u8], dst: &mut Slots<u8>) -> (usi
         _mm512_set1_epi8(0xC0u8 as i8),
     );
     let (mut i, mut written) = (0, 0);
-    while i + 64 <= src.len() && written + 128 <= dst.len() {
-        // SAFETY: `i + 64 <= src.len()`.
-        let v = unsafe { _mm512_loadu_si512(s.add(i).cast()) };
+    if src.len() < 64 || dst.len() < 128 {
+        return (0, 0);
+    }
+    // Each block is loaded before the one before it is stored: with the output a few
+    // bytes after the input modulo 4 KiB, a load right after a store whose low 12 address
+    // bits it shares waits for it (4K aliasing, see `simd::copy_bytes`).
+    // SAFETY: `64 <= src.len()`.
+    let mut v = unsafe { _mm512_loadu_si512(s.cast()) };
+    loop {
+        // Here `v` is `src[i..i + 64]` and `written + 128 <= dst.len()`.
+        let more = i + 128 <= src.len();
+        // SAFETY: `i + 128 <= src.len()` when read; else `v` again, unused.
+        let mut next = if more {
+            unsafe { _mm512_loadu_si512(s.add(i + 64).cast()) }
+        } else {
+            v
+        };
         let high = _mm512_movepi8_mask(v);
         i += 64;
         if high == 0 {
             // SAFETY: `written + 64 <= dst.len()`.
             unsafe { _mm512_storeu_si512(d.add(written).cast(), v) };
             written += 64;
-            // ASCII text: 128 bytes per step while they are ASCII.
-            while ASCII_RUNS && i + 128 <= src.len() && written + 128 <= dst.len() {
+            // ASCII text: 128 bytes per step while they are ASCII, each step's two
+            // blocks loaded before the step before it stores (`a` is `src[i..i + 64]`).
+            if ASCII_RUNS && more && i + 128 <= src.len() {
+                let mut a = next;
                 // SAFETY: `i + 128 <= src.len()`.
-                let (a, b) = unsafe {
-                    (
-                        _mm512_loadu_si512(s.add(i).cast()),
-                        _mm512_loadu_si512(s.add(i + 64).cast()),
+                let mut b = unsafe { _mm512_loadu_si512(s.add(i + 64).cast()) };
+                while i + 256 <= src.len() && written + 128 <= dst.len() {
+                    if _mm512_movepi8_mask(_mm512_or_si512(a, b)) != 0 {
+                        break;
+                    }
+                    // SAFETY: `i + 256 <= src.len()`.
+                    let (na, nb) = unsafe {
+                        (
+                            _mm512_loadu_si512(s.add(i + 128).cast()),
+                            _mm512_loadu_si512(s.add(i + 192).cast()),
+                        )
+                    };
+                    // SAFETY: `written + 128 <= dst.len()`.
+                    unsafe {
+                        _mm512_storeu_si512(d.add(written).cast(), a);
+                        _mm512_storeu_si512(d.add(written + 64).cast(), b);
+                    }
+                    i += 128;
+                    written += 128;
+                    (a, b) = (na, nb);
+                }
+                next = a;
+            }
+        } else {
+            let leads = _mm512_mask_mov_epi8(c2, _mm512_cmpge_epu8_mask(v, x_c0), c3);
+            let firsts = _mm512_mask_mov_epi8(v, high, leads);
+            let seconds = _mm512_and_si512(v, x_bf);
+            let halves = [_mm512_castsi512_si256(v), _mm512_extracti64x4_epi64::<1>(v)];
+            for ((half, idx), ascii) in [(high as u32, lo), ((high >> 32) as u32, hi)]
+                .into_iter()
+                .zip(halves)
+            {
+                if half == 0 {
+                    // An ASCII half (common in text with a few non-ASCII letters): as it
+                    // is.
+                    // SAFETY: `written + 32` is within the 128 bytes of room.
+                    unsafe { _mm256_storeu_si256(d.add(written).cast(), ascii) };
+                    written += 32;
+                    continue;
+                }
+                let bytes = _mm512_permutex2var_epi8(firsts, idx, seconds);
+                let keep =
+                    0x5555_5555_5555_5555u64 | _pdep_u64(u64::from(half), 0xAAAA_AAAA_AAAA_AAAA);
+                let n = keep.count_ones();
+                // SAFETY: the store writes `dst[written..written + 64]`, within the 128
+                // bytes of room (the first half wrote at most 64).
+                unsafe {
+                    _mm512_storeu_si512(
+                        d.add(written).cast(),
+                        _mm512_maskz_compress_epi8(keep, bytes),
                     )
                 };
-                if _mm512_movepi8_mask(_mm512_or_si512(a, b)) != 0 {
-                    break;
-                }
-                // SAFETY: `written + 128 <= dst.len()`.
-                unsafe {
-                    _mm512_storeu_si512(d.add(written).cast(), a);
-                    _mm512_storeu_si512(d.add(written + 64).cast(), b);
-                }
-                i += 128;
-                written += 128;
+                written += n as usize;
             }
-            continue;
         }
-        let leads = _mm512_mask_mov_epi8(c2, _mm512_cmpge_epu8_mask(v, x_c0), c3);
-        let firsts = _mm512_mask_mov_epi8(v, high, leads);
-        let seconds = _mm512_and_si512(v, x_bf);
-        let halves = [_mm512_castsi512_si256(v), _mm512_extracti64x4_epi64::<1>(v)];
-        for ((half, idx), ascii) in [(high as u32, lo), ((high >> 32) as u32, hi)]
-            .into_iter()
-            .zip(halves)
-        {
-            if half == 0 {
-                // An ASCII half (common in text with a few non-ASCII letters): as it is.
-                // SAFETY: `written + 32` is within the 128 bytes of room.
-                unsafe { _mm256_storeu_si256(d.add(written).cast(), ascii) };
-                written += 32;
-                continue;
-            }
-            let bytes = _mm512_permutex2var_epi8(firsts, idx, seconds);
-            let keep = 0x5555_5555_5555_5555u64 | _pdep_u64(u64::from(half), 0xAAAA_AAAA_AAAA_AAAA);
-            let n = keep.count_ones();
-            // SAFETY: the store writes `dst[written..written + 64]`, within the 128
-            // bytes of room (the first half wrote at most 64).
-            unsafe {
-                _mm512_storeu_si512(
-                    d.add(written).cast(),
-                    _mm512_maskz_compress_epi8(keep, bytes),
-                )
-            };
-            written += n as usize;
+        if !more || written + 128 > dst.len() {
+            break;
         }
+        v = next;
     }
     (i, written)
 }

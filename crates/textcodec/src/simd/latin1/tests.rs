@@ -66,6 +66,57 @@ fn latin1_to_utf8_matches_the_oracle_for_every_room() {
     }
 }
 
+/// As the test below, for inputs that end at several offsets of their last 128-byte
+/// steps (the AVX-512 ASCII loop loads each step's blocks before the step before it
+/// stores, so its last steps are where it must not read past `src`), all-ASCII ones
+/// included.
+#[test]
+fn latin1_to_utf8_of_near_ascii_text_ending_anywhere_matches_the_oracle() {
+    for k in available_levels() {
+        for len in [4096, 4100, 4160, 4223, 4224, 4288, 4351, 4352, 5003] {
+            for gap in [97, 300, 1000, 4096] {
+                let src: Vec<u8> = (0..len)
+                    .map(|i| {
+                        if i % gap == gap - 1 {
+                            0x80 + (i % 128) as u8
+                        } else {
+                            b'a' + (i % 26) as u8
+                        }
+                    })
+                    .collect();
+                let expected = naive_utf8(&src);
+                let full = expected.len();
+                for room in [
+                    full + 200,
+                    full,
+                    full - 1,
+                    full - 100,
+                    full - 129,
+                    len / 2 + 7,
+                ] {
+                    let mut buf = alloc::vec![0xAAu8; room + GUARD];
+                    let (read, written) = to_utf8_with(k, &src, slots(&mut buf[..room]));
+                    assert_eq!(
+                        &buf[..written],
+                        &naive_utf8(&src[..read])[..],
+                        "{k:?} {len} {gap} {room}"
+                    );
+                    assert!(
+                        buf[room..].iter().all(|&b| b == 0xAA),
+                        "{k:?} {len} {gap} {room}"
+                    );
+                    if read < len {
+                        assert!(
+                            written + char::from(src[read]).len_utf8() > room,
+                            "{k:?} {len} {gap} {room}"
+                        );
+                    }
+                }
+            }
+        }
+    }
+}
+
 #[test]
 fn widening_and_narrowing_match_the_oracle() {
     for k in available_levels() {
