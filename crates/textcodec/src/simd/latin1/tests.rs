@@ -29,6 +29,30 @@ fn sample(len: usize, seed: u8) -> Vec<u8> {
 /// store's length and more).
 const GUARD: usize = 128;
 
+/// Converts `src` at level `k` into `room` bytes followed by [`GUARD`] and checks the
+/// result against the oracle: the bytes written are the UTF-8 of the bytes read, nothing
+/// past `room` is written (`dst` past `written` may hold scratch bytes), and it stops
+/// only when the next character does not fit.
+fn check_to_utf8(k: &Level, src: &[u8], room: usize, what: &str) {
+    let mut buf = alloc::vec![0xAAu8; room + GUARD];
+    let (read, written) = to_utf8_with(k, src, slots(&mut buf[..room]));
+    assert_eq!(
+        &buf[..written],
+        &naive_utf8(&src[..read])[..],
+        "{k:?} {what} {room}"
+    );
+    assert!(
+        buf[room..].iter().all(|&b| b == 0xAA),
+        "{k:?} {what} {room}: wrote past the end of dst"
+    );
+    if read < src.len() {
+        assert!(
+            written + char::from(src[read]).len_utf8() > room,
+            "{k:?} {what} {room}: stopped early"
+        );
+    }
+}
+
 #[test]
 fn latin1_to_utf8_matches_the_oracle_for_every_room() {
     for k in available_levels() {
@@ -45,22 +69,7 @@ fn latin1_to_utf8_matches_the_oracle_for_every_room() {
                 expected.len(),
                 2 * len + 3,
             ] {
-                // `dst` past `written` may hold scratch bytes; past its end, nothing.
-                let mut buf = alloc::vec![0xAAu8; room + GUARD];
-                let (read, written) = to_utf8_with(k, &src, slots(&mut buf[..room]));
-                let whole = naive_utf8(&src[..read]);
-                assert_eq!(&buf[..written], &whole[..], "{k:?} {len} {room}");
-                assert!(
-                    buf[room..].iter().all(|&b| b == 0xAA),
-                    "{k:?} {len} {room}: wrote past the end of dst"
-                );
-                // It stops only when the next character does not fit.
-                if read < len {
-                    assert!(
-                        written + char::from(src[read]).len_utf8() > room,
-                        "{k:?} {len} {room}"
-                    );
-                }
+                check_to_utf8(k, &src, room, &alloc::format!("{len}"));
             }
         }
     }
@@ -94,23 +103,7 @@ fn latin1_to_utf8_of_near_ascii_text_ending_anywhere_matches_the_oracle() {
                     full - 129,
                     len / 2 + 7,
                 ] {
-                    let mut buf = alloc::vec![0xAAu8; room + GUARD];
-                    let (read, written) = to_utf8_with(k, &src, slots(&mut buf[..room]));
-                    assert_eq!(
-                        &buf[..written],
-                        &naive_utf8(&src[..read])[..],
-                        "{k:?} {len} {gap} {room}"
-                    );
-                    assert!(
-                        buf[room..].iter().all(|&b| b == 0xAA),
-                        "{k:?} {len} {gap} {room}"
-                    );
-                    if read < len {
-                        assert!(
-                            written + char::from(src[read]).len_utf8() > room,
-                            "{k:?} {len} {gap} {room}"
-                        );
-                    }
+                    check_to_utf8(k, &src, room, &alloc::format!("{len} {gap}"));
                 }
             }
         }
@@ -165,21 +158,7 @@ fn latin1_to_utf8_of_near_ascii_text_matches_the_oracle() {
                 .collect();
             let expected = naive_utf8(&src);
             for room in [4096, 5000, 9000, expected.len() - 1, expected.len(), 20_000] {
-                let mut buf = alloc::vec![0xAAu8; room + GUARD];
-                let (read, written) = to_utf8_with(k, &src, slots(&mut buf[..room]));
-                assert_eq!(
-                    &buf[..written],
-                    &naive_utf8(&src[..read])[..],
-                    "{k:?} {spacing} {room}"
-                );
-                assert!(
-                    buf[room..].iter().all(|&b| b == 0xAA),
-                    "{k:?} {spacing} {room}: wrote past the end of dst"
-                );
-                assert!(
-                    read == src.len() || written + 2 > room,
-                    "{k:?} {spacing} {room}: stopped early"
-                );
+                check_to_utf8(k, &src, room, &alloc::format!("{spacing}"));
             }
         }
     }
