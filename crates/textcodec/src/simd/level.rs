@@ -239,6 +239,11 @@ primitives! {
         /// and UTF-16 → UTF-8): (bytes read, bytes written); `dst` past the bytes
         /// written may hold scratch bytes.
         fn latin1_to_utf8(src: &[u8], dst: &mut Slots<u8>) -> (usize, usize), has_latin1_to_utf8;
+        /// UTF-16 units (native order) to UTF-8, stopping at a lone surrogate: (units
+        /// read, bytes written); `dst` past the bytes written may hold scratch bytes.
+        /// Without it, `mem` runs [`Level::utf16_bytes_to_utf8`], which writes nothing
+        /// past its output.
+        fn utf16_to_utf8(src: &[u16], dst: &mut Slots<u8>) -> (usize, usize), has_utf16_to_utf8;
     }
 }
 
@@ -276,6 +281,7 @@ const SCALAR_MEM: MemKernels = MemKernels {
     latin1_to_utf16: None,
     utf16_to_latin1: None,
     latin1_to_utf8: None,
+    utf16_to_utf8: None,
 };
 
 /// SSE2 (x86-64-v1, the baseline): no byte shuffle, so table lookups are scalar and
@@ -366,6 +372,7 @@ const AVX2_MEM: MemKernels = MemKernels {
     latin1_to_utf16: some!(latin1::avx2, to_utf16),
     utf16_to_latin1: some!(latin1::avx2, from_utf16),
     latin1_to_utf8: some!(latin1::avx2, to_utf8),
+    utf16_to_utf8: some!(utf16::avx2, units_to_utf8_scratch),
 };
 
 /// AVX2 plus AVX-512 F/BW/VL/VBMI/VBMI2 (compress-based transcoding). ASCII scanning and
@@ -395,6 +402,8 @@ const AVX512: Level = Level {
 const AVX512_MEM: MemKernels = MemKernels {
     name: "avx512",
     latin1_to_utf8: some!(latin1::avx512, to_utf8),
+    // The level's kernel: masked stores write nothing past the output at no cost.
+    utf16_to_utf8: None,
     latin1_to_utf16: some!(latin1::avx512, to_utf16),
     utf8_char_count: some!(scan::avx512, utf8_char_count),
     utf8_utf16_len: some!(scan::avx512, utf8_utf16_len),
@@ -759,10 +768,15 @@ mod tests {
 
     /// Each level keeps every kernel of the level below it or replaces it, except where
     /// it says so by name (AVX-512's validation loop replaces the one-pass copy; SSE4's
-    /// vector validation and transcoder replace SSE2's one-pass UTF-8 → UTF-16).
+    /// vector validation and transcoder replace SSE2's one-pass UTF-8 → UTF-16; AVX-512's
+    /// UTF-16 → UTF-8 kernel, exact at no cost, replaces AVX2's `mem` one).
     #[test]
     fn a_level_drops_a_kernel_of_the_level_below_only_where_it_says_so() {
-        let dropped_on_purpose = ["utf8_copy_valid_prefix", "utf8_validate_to_utf16"];
+        let dropped_on_purpose = [
+            "utf8_copy_valid_prefix",
+            "utf8_validate_to_utf16",
+            "utf16_to_utf8",
+        ];
         for pair in LEVELS.windows(2) {
             let (below, above) = (&pair[0].0, &pair[1].0);
             for ((name, from_below), (_, from_above)) in below

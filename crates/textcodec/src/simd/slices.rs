@@ -33,10 +33,11 @@ pub(crate) fn str_to_utf16(src: &str, dst: &mut [u16]) -> (usize, usize) {
 }
 
 /// UTF-16 to UTF-8, whole characters only, stopping at a lone surrogate or where the
-/// next character does not fit: (units read, bytes written).
+/// next character does not fit: (units read, bytes written). `dst` past the bytes
+/// written may hold scratch bytes.
 pub(crate) fn utf16_to_utf8(src: &[u16], dst: &mut [u8]) -> (usize, usize) {
     // SAFETY: the UTF-16 kernels store only initialised bytes.
-    utf16::units_to_utf8(src, unsafe { slots(dst) })
+    utf16::units_to_utf8_scratch(src, unsafe { slots(dst) })
 }
 
 /// Copies the longest ASCII prefix of `src` that fits in `dst`; returns its length.
@@ -67,7 +68,7 @@ pub(crate) fn latin1_to_utf8(src: &[u8], dst: &mut [u8]) -> (usize, usize) {
 
 /// The USVString conversion of `src` into UTF-8: each lone surrogate becomes U+FFFD
 /// (EF BF BD); whole characters only, as far as `dst` has room. Returns (units read,
-/// bytes written).
+/// bytes written). `dst` past the bytes written may hold scratch bytes.
 pub(crate) fn utf16_to_utf8_lossy(src: &[u16], dst: &mut [u8]) -> (usize, usize) {
     // SAFETY: the UTF-16 kernels and `write_slots` store only initialised bytes.
     utf16_to_utf8_lossy_slots(src, unsafe { slots(dst) })
@@ -79,7 +80,7 @@ pub(crate) fn utf16_to_utf8_lossy(src: &[u16], dst: &mut [u8]) -> (usize, usize)
 fn utf16_to_utf8_lossy_slots(src: &[u16], dst: &mut Slots<u8>) -> (usize, usize) {
     let (mut read, mut written) = (0, 0);
     loop {
-        let (r, w) = utf16::units_to_utf8(&src[read..], &mut dst[written..]);
+        let (r, w) = utf16::units_to_utf8_scratch(&src[read..], &mut dst[written..]);
         read += r;
         written += w;
         let Some(&u) = src.get(read) else {

@@ -4,10 +4,11 @@ use crate::simd::vector::Isa;
 use crate::simd::{out_ptr, Slots};
 use core::arch::x86_64::*;
 
-/// Swaps the bytes of every `u16` when `big_endian`.
+/// Swaps the bytes of every `u16` when `BIG_ENDIAN`.
 #[target_feature(enable = "avx2")]
-fn order(v: __m256i, big_endian: bool) -> __m256i {
-    if big_endian {
+#[inline]
+fn order<const BIG_ENDIAN: bool>(v: __m256i) -> __m256i {
+    if BIG_ENDIAN {
         let swap = _mm256_setr_epi8(
             1, 0, 3, 2, 5, 4, 7, 6, 9, 8, 11, 10, 13, 12, 15, 14, 1, 0, 3, 2, 5, 4, 7, 6, 9, 8, 11,
             10, 13, 12, 15, 14,
@@ -18,76 +19,104 @@ fn order(v: __m256i, big_endian: bool) -> __m256i {
     }
 }
 
+/// Loads 32 bytes of UTF-16 at `p` as units in native order.
+///
+/// # Safety
+/// The CPU must support AVX2; `p .. p + 32` must be readable.
+#[target_feature(enable = "avx2")]
+#[inline]
+unsafe fn load<const BIG_ENDIAN: bool>(p: *const u8) -> __m256i {
+    // SAFETY: the caller guarantees the 32 bytes.
+    order::<BIG_ENDIAN>(unsafe { _mm256_loadu_si256(p.cast()) })
+}
+
 /// UTF-16 → UTF-8, 16 units per step, for blocks without surrogates (a block with one
-/// stops the loop: the scalar twin takes it). Four paths by the block's units:
-/// - all below U+0080: packed to bytes;
+/// stops the loop: the scalar twin takes it). Paths by the block's units:
+/// - this block and the next all below U+0080: an ASCII run, packed to bytes 32 units
+///   per step while it lasts;
+/// - all below U+0080, the next not: packed to bytes;
 /// - all below U+0800: each unit's one or two UTF-8 bytes built in its 16-bit lane, then
 ///   packed by `pshufb` with the table entry for the 8-bit mask of one-byte lanes;
 /// - all from U+0800 on (CJK text): three bytes each, placed by fixed shuffles
 ///   ([`three_byte_16`]);
 /// - otherwise: 8 units at a time widened to 32-bit lanes holding one to three UTF-8
-///   bytes, packed 4 lanes at a time with the entry for their lengths.
+///   bytes, packed 4 lanes at a time with the entry for their lengths ([`bmp_16`]).
 ///
-/// Each packed half is stored as 16 bytes at the current end of the output; the 16 bytes
-/// after a step's output are saved before its stores and put back after them, so nothing
-/// past what the kernel reports is changed (a step asks for 64 bytes of room: at most 48
-/// bytes of output plus those 16).
+/// Each packed half is stored as 16 bytes at the current end of the output, so up to 16
+/// bytes past a step's output are written too (a step asks for 64 bytes of room: at most
+/// 48 bytes of output plus those 16). With `EXACT` those 16 bytes are saved before the
+/// step's stores and put back after them, so nothing past what the kernel reports is
+/// changed (the decoders' and encoders' contract); without it they are left as scratch
+/// (`mem`'s output buffers allow it). The save and restore cost 5 % on the .po catalogs
+/// on Zen 3: the load waits for the stores before it.
 ///
 /// # Safety
 /// The CPU must support AVX2, BMI2 and POPCNT.
 #[target_feature(enable = "avx2,bmi2,popcnt")]
-// Hot loop. Bounds: `read` advances by 32 while `read + 32 <= src.len()`; `written`
-// advances by the lengths of the packed output (at most 48 per step) while `written + 64
-// <= dst.len()`; so neither passes its slice's length and the sums cannot overflow.
+// Hot loop. Bounds: `read` advances by 32 while `read + 32 <= src.len()` (by 64 while
+// `read + 64 <= src.len()`); `written` advances by the lengths of the packed output (at
+// most 48 per step) while `written + 64 <= dst.len()` (by 32 while `written + 32 <=
+// dst.len()`); so neither passes its slice's length and the sums cannot overflow.
 #[allow(clippy::arithmetic_side_effects)]
-pub(crate) unsafe fn bytes_to_utf8(
+unsafe fn convert<const EXACT: bool, const BIG_ENDIAN: bool>(
     src: &[u8],
-    big_endian: bool,
     dst: &mut Slots<u8>,
 ) -> (usize, usize) {
     let above_ascii = _mm256_set1_epi16(0xFF80u16 as i16);
     let top5 = _mm256_set1_epi16(0xF800u16 as i16);
     let surrogate = _mm256_set1_epi16(0xD800u16 as i16);
+    let s = src.as_ptr();
     let (mut read, mut written) = (0, 0);
     while read + 32 <= src.len() && written + 64 <= dst.len() {
         // SAFETY: `read + 32 <= src.len()`.
-        let v = order(
-            unsafe { _mm256_loadu_si256(src.as_ptr().add(read).cast()) },
-            big_endian,
-        );
+        let v = unsafe { load::<BIG_ENDIAN>(s.add(read)) };
+        // The next block, or (at the end of the input) a value that is not ASCII.
+        let next = if read + 64 <= src.len() {
+            // SAFETY: `read + 64 <= src.len()`.
+            unsafe { load::<BIG_ENDIAN>(s.add(read + 32)) }
+        } else {
+            above_ascii
+        };
         // SAFETY (all stores below): `written + 64 <= dst.len()`, and a step writes at
         // most 48 bytes of output plus 16 of slack from `written` on.
         let d = out_ptr(dst);
-        if _mm256_testz_si256(v, above_ascii) != 0 {
-            let packed = _mm256_packus_epi16(v, v);
-            let ordered = _mm256_permute4x64_epi64::<0b00_00_10_00>(packed);
-            unsafe { _mm_storeu_si128(d.add(written).cast(), _mm256_castsi256_si128(ordered)) };
-            read += 32;
-            written += 16;
-            // An ASCII run: 32 units per step while it lasts (one 32-byte store each).
-            while read + 64 <= src.len() && written + 32 <= dst.len() {
-                // SAFETY: `read + 64 <= src.len()`; the store writes `dst[written..written
-                // + 32]`, in bounds.
-                unsafe {
-                    let a = order(
-                        _mm256_loadu_si256(src.as_ptr().add(read).cast()),
-                        big_endian,
-                    );
-                    let b = order(
-                        _mm256_loadu_si256(src.as_ptr().add(read + 32).cast()),
-                        big_endian,
-                    );
-                    if _mm256_testz_si256(_mm256_or_si256(a, b), above_ascii) == 0 {
-                        break;
-                    }
-                    // Per lane: a's 8 bytes, b's 8 bytes; reordered to a0 a1 b0 b1.
-                    let packed = _mm256_packus_epi16(a, b);
-                    let ordered = _mm256_permute4x64_epi64::<0b11_01_10_00>(packed);
-                    _mm256_storeu_si256(d.add(written).cast(), ordered);
-                }
+        if _mm256_testz_si256(_mm256_or_si256(v, next), above_ascii) != 0 {
+            // An ASCII run: 32 units per step while it lasts, one 32-byte store each
+            // (`a` and `b` are the step's two blocks).
+            let (mut a, mut b) = (v, next);
+            loop {
+                // Per lane: a's 8 bytes, b's 8 bytes; reordered to a0 a1 b0 b1.
+                let packed = _mm256_permute4x64_epi64::<0b11_01_10_00>(_mm256_packus_epi16(a, b));
+                // SAFETY: `written + 32 <= dst.len()` (checked before each step).
+                unsafe { _mm256_storeu_si256(d.add(written).cast(), packed) };
                 read += 64;
                 written += 32;
+                if read + 64 > src.len() || written + 32 > dst.len() {
+                    break;
+                }
+                // SAFETY: `read + 64 <= src.len()`.
+                (a, b) = unsafe {
+                    (
+                        load::<BIG_ENDIAN>(s.add(read)),
+                        load::<BIG_ENDIAN>(s.add(read + 32)),
+                    )
+                };
+                if _mm256_testz_si256(_mm256_or_si256(a, b), above_ascii) == 0 {
+                    break;
+                }
             }
+            continue;
+        }
+        if _mm256_testz_si256(v, above_ascii) != 0 {
+            let packed = _mm256_permute4x64_epi64::<0b00_00_10_00>(_mm256_packus_epi16(v, v));
+            unsafe { _mm_storeu_si128(d.add(written).cast(), _mm256_castsi256_si128(packed)) };
+            read += 32;
+            written += 16;
+            continue;
+        }
+        if _mm256_testz_si256(v, top5) != 0 {
+            written = unsafe { store_packed::<EXACT>(d, written, &[below_0800(v)]) };
+            read += 32;
             continue;
         }
         let sur = _mm256_cmpeq_epi16(_mm256_and_si256(v, top5), surrogate);
@@ -100,14 +129,33 @@ pub(crate) unsafe fn bytes_to_utf8(
             // All three bytes long (CJK text): a fixed layout, stored exactly.
             unsafe { three_byte_16(d.add(written), v) };
             written + 48
-        } else if _mm256_testz_si256(v, top5) != 0 {
-            unsafe { store_exact(d, written, &[below_0800(v)]) }
         } else {
-            unsafe { bmp_16(d, written, v, below_0800_lanes) }
+            unsafe { bmp_16::<EXACT>(d, written, v, below_0800_lanes) }
         };
         read += 32;
     }
     (read, written)
+}
+
+/// [`convert`] with nothing written past the output: the level's UTF-16 (bytes) → UTF-8
+/// kernel. Returns (bytes read, bytes written).
+///
+/// # Safety
+/// The CPU must support AVX2, BMI2 and POPCNT.
+#[target_feature(enable = "avx2,bmi2,popcnt")]
+pub(crate) unsafe fn bytes_to_utf8(
+    src: &[u8],
+    big_endian: bool,
+    dst: &mut Slots<u8>,
+) -> (usize, usize) {
+    // SAFETY: the same CPU features.
+    unsafe {
+        if big_endian {
+            convert::<true, true>(src, dst)
+        } else {
+            convert::<true, false>(src, dst)
+        }
+    }
 }
 
 /// Writes the UTF-8 of 16 units from U+0800 on that are not surrogates, 48 bytes, at `d`:
@@ -172,25 +220,39 @@ pub(in crate::simd) type Packed = (__m256i, usize, usize);
 /// where `end` is the returned end.
 #[target_feature(enable = "avx2")]
 #[inline]
+pub(in crate::simd) unsafe fn store_exact(d: *mut u8, at: usize, parts: &[Packed]) -> usize {
+    // SAFETY: the caller's guarantees.
+    unsafe { store_packed::<true>(d, at, parts) }
+}
+
+/// [`store_exact`], or with `EXACT` false the same stores without the save and restore:
+/// up to 16 bytes after the returned end hold scratch.
+///
+/// # Safety
+/// As [`store_exact`].
+#[target_feature(enable = "avx2")]
+#[inline]
 // Bounds: the lengths are at most 16 each and few; `at` is within a slice.
 #[allow(clippy::arithmetic_side_effects)]
-pub(in crate::simd) unsafe fn store_exact(d: *mut u8, at: usize, parts: &[Packed]) -> usize {
+unsafe fn store_packed<const EXACT: bool>(d: *mut u8, at: usize, parts: &[Packed]) -> usize {
     let end = at + parts.iter().map(|&(_, n0, n1)| n0 + n1).sum::<usize>();
     // SAFETY: the caller guarantees `d + at .. d + end + 16`; each half's 16-byte store
     // starts at most at the last part's start plus its first length, and ends before
     // `end + 16`.
     unsafe {
         // Copied as `MaybeUninit` (the bytes may be uninitialised: see `Slots`).
-        let after = d.add(end).cast::<MaybeUninit<[u8; 16]>>().read_unaligned();
+        let after = EXACT.then(|| d.add(end).cast::<MaybeUninit<[u8; 16]>>().read_unaligned());
         let mut p = d.add(at);
         for &(packed, n0, n1) in parts {
             _mm_storeu_si128(p.cast(), _mm256_castsi256_si128(packed));
             _mm_storeu_si128(p.add(n0).cast(), _mm256_extracti128_si256::<1>(packed));
             p = p.add(n0 + n1);
         }
-        d.add(end)
-            .cast::<MaybeUninit<[u8; 16]>>()
-            .write_unaligned(after);
+        if let Some(after) = after {
+            d.add(end)
+                .cast::<MaybeUninit<[u8; 16]>>()
+                .write_unaligned(after);
+        }
     }
     end
 }
@@ -232,8 +294,8 @@ pub(in crate::simd) unsafe fn below_0800(v: __m256i) -> Packed {
 /// `below_0800` is 0xFFFF in the lanes below U+0800. Each unit's one to three bytes are
 /// built in 16-bit lanes (its first two, and its third), interleaved in place into 32-bit
 /// lanes (units 0-3 and 8-11 in one register, 4-7 and 12-15 in the other), and each 4
-/// lanes packed by the table entry for their lengths; the 16 bytes after the output are
-/// saved and put back, as in [`store_exact`].
+/// lanes packed by the table entry for their lengths; with `EXACT` the 16 bytes after
+/// the output are saved and put back, as in [`store_packed`].
 ///
 /// # Safety
 /// The CPU must support AVX2, BMI2 and POPCNT; `d + at .. d + at + 64` must be valid for
@@ -242,7 +304,12 @@ pub(in crate::simd) unsafe fn below_0800(v: __m256i) -> Packed {
 #[inline]
 // Bounds: table indexes are 8-bit; the output is at most 48 bytes from `at`.
 #[allow(clippy::indexing_slicing, clippy::arithmetic_side_effects)]
-unsafe fn bmp_16(d: *mut u8, at: usize, v: __m256i, below_0800: __m256i) -> usize {
+unsafe fn bmp_16<const EXACT: bool>(
+    d: *mut u8,
+    at: usize,
+    v: __m256i,
+    below_0800: __m256i,
+) -> usize {
     let six = _mm256_set1_epi16(0x3F);
     let cont = _mm256_set1_epi16(0x80);
     let ascii = _mm256_cmpeq_epi16(
@@ -264,11 +331,24 @@ unsafe fn bmp_16(d: *mut u8, at: usize, v: __m256i, below_0800: __m256i) -> usiz
     // The third byte is `low6`: in 32-bit lanes, (first two) | third << 16.
     let a = _mm256_unpacklo_epi16(first, low6);
     let b = _mm256_unpackhi_epi16(first, low6);
-    // Bit i: unit i is at least two bytes long; at least three.
-    let at_least_2 = !_pext_u32(_mm256_movemask_epi8(ascii) as u32, 0x5555_5555) & 0xFFFF;
-    let at_least_3 = !_pext_u32(_mm256_movemask_epi8(below_0800) as u32, 0x5555_5555) & 0xFFFF;
-    let index = |g: u32| ((at_least_2 >> (4 * g)) & 0xF) | (((at_least_3 >> (4 * g)) & 0xF) << 4);
-    let (i0, i1, i2, i3) = (index(0), index(1), index(2), index(3));
+    // The table index of each group of 4 units (bits 0-3: unit at least two bytes long,
+    // bits 4-7: at least three) as byte g of one movemask: per 128-bit lane, the
+    // one-byte and below-U+0800 flags of units 0-7 packed to bytes, then reordered to
+    // units 0-3's flags of each kind, units 4-7's.
+    let flags = _mm256_shuffle_epi8(
+        _mm256_packs_epi16(ascii, below_0800),
+        _mm256_setr_epi8(
+            0, 1, 2, 3, 8, 9, 10, 11, 4, 5, 6, 7, 12, 13, 14, 15, 0, 1, 2, 3, 8, 9, 10, 11, 4, 5,
+            6, 7, 12, 13, 14, 15,
+        ),
+    );
+    let indexes = !(_mm256_movemask_epi8(flags) as u32);
+    let (i0, i1, i2, i3) = (
+        indexes & 0xFF,
+        (indexes >> 8) & 0xFF,
+        (indexes >> 16) & 0xFF,
+        indexes >> 24,
+    );
     // SAFETY: the indexes are below 256.
     let (pa, pb) = unsafe {
         (
@@ -276,27 +356,25 @@ unsafe fn bmp_16(d: *mut u8, at: usize, v: __m256i, below_0800: __m256i) -> usiz
             _mm256_shuffle_epi8(b, pair_of_entries(&super::pack::THREE_BYTE_LANES, i1, i3)),
         )
     };
-    let (n0, n1, n2) = (
-        super::pack::three_byte_len(i0),
-        super::pack::three_byte_len(i1),
-        super::pack::three_byte_len(i2),
-    );
-    let end = at + n0 + n1 + n2 + super::pack::three_byte_len(i3);
+    // Each group's length is 4 plus its index's set bits: the ends of groups 0, 0-1,
+    // 0-2 and all from one popcount each.
+    let ends = |m: u32| 4 + (indexes & m).count_ones() as usize;
+    let (n0, n01, n012) = (ends(0xFF), 4 + ends(0xFFFF), 8 + ends(0xFF_FFFF));
+    let end = at + 12 + ends(u32::MAX);
     // SAFETY: the caller guarantees `d + at .. d + at + 64`; the output ends at most 48
     // bytes after `at`, and each 16-byte store starts before its end.
     unsafe {
-        let after = d.add(end).cast::<MaybeUninit<[u8; 16]>>().read_unaligned();
+        let after = EXACT.then(|| d.add(end).cast::<MaybeUninit<[u8; 16]>>().read_unaligned());
         let p = d.add(at);
         _mm_storeu_si128(p.cast(), _mm256_castsi256_si128(pa));
         _mm_storeu_si128(p.add(n0).cast(), _mm256_castsi256_si128(pb));
-        _mm_storeu_si128(p.add(n0 + n1).cast(), _mm256_extracti128_si256::<1>(pa));
-        _mm_storeu_si128(
-            p.add(n0 + n1 + n2).cast(),
-            _mm256_extracti128_si256::<1>(pb),
-        );
-        d.add(end)
-            .cast::<MaybeUninit<[u8; 16]>>()
-            .write_unaligned(after);
+        _mm_storeu_si128(p.add(n01).cast(), _mm256_extracti128_si256::<1>(pa));
+        _mm_storeu_si128(p.add(n012).cast(), _mm256_extracti128_si256::<1>(pb));
+        if let Some(after) = after {
+            d.add(end)
+                .cast::<MaybeUninit<[u8; 16]>>()
+                .write_unaligned(after);
+        }
     }
     end
 }
@@ -372,9 +450,34 @@ pub(crate) fn bytes_to_units(src: &[u8], big_endian: bool, dst: &mut Slots<u16>)
 /// The CPU must support AVX2, BMI2 and POPCNT.
 #[target_feature(enable = "avx2,bmi2,popcnt")]
 pub(in crate::simd) unsafe fn units_to_utf8(src: &[u16], dst: &mut Slots<u8>) -> (usize, usize) {
+    // SAFETY: the same CPU features.
+    unsafe { units_to_utf8_with::<true>(src, dst) }
+}
+
+/// [`units_to_utf8`] that may leave scratch bytes in `dst` past the bytes written: the
+/// `mem` conversions' kernel at this level.
+///
+/// # Safety
+/// The CPU must support AVX2, BMI2 and POPCNT.
+#[target_feature(enable = "avx2,bmi2,popcnt")]
+pub(crate) unsafe fn units_to_utf8_scratch(src: &[u16], dst: &mut Slots<u8>) -> (usize, usize) {
+    // SAFETY: the same CPU features.
+    unsafe { units_to_utf8_with::<false>(src, dst) }
+}
+
+/// The kernel, then the scalar twin over a stretch it stopped at, and so on.
+///
+/// # Safety
+/// The CPU must support AVX2, BMI2 and POPCNT.
+#[target_feature(enable = "avx2,bmi2,popcnt")]
+#[inline]
+unsafe fn units_to_utf8_with<const EXACT: bool>(
+    src: &[u16],
+    dst: &mut Slots<u8>,
+) -> (usize, usize) {
     let src = super::as_bytes(src);
     // SAFETY (both calls): the same CPU features.
-    let vector = |s: &[u8], d: &mut Slots<u8>| unsafe { bytes_to_utf8(s, false, d) };
+    let vector = |s: &[u8], d: &mut Slots<u8>| unsafe { convert::<EXACT, false>(s, d) };
     let first = vector(src, dst);
     let scalar = |s: &[u8], d: &mut Slots<u8>| super::scalar::bytes_to_utf8(s, false, d);
     let (read, written) = super::alternate(src, dst, first, vector, scalar);

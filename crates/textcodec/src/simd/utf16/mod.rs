@@ -32,6 +32,17 @@ pub(crate) fn units_to_utf8(src: &[u16], dst: &mut Slots<u8>) -> (usize, usize) 
     units_to_utf8_with(level(), src, dst)
 }
 
+/// [`units_to_utf8`] that may leave scratch bytes in `dst` past the bytes written (as
+/// `mem`'s output buffers allow): the level's `mem` kernel where it has one.
+#[inline]
+pub(crate) fn units_to_utf8_scratch(src: &[u16], dst: &mut Slots<u8>) -> (usize, usize) {
+    let k = level();
+    match k.mem().utf16_to_utf8(src, dst) {
+        Some(done) => done,
+        None => units_to_utf8_with(k, src, dst),
+    }
+}
+
 /// [`units_to_utf8`] at level `k`.
 #[inline]
 pub(crate) fn units_to_utf8_with(k: &Level, src: &[u16], dst: &mut Slots<u8>) -> (usize, usize) {
