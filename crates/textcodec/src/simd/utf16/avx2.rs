@@ -358,11 +358,12 @@ unsafe fn bmp_16<const EXACT: bool>(
             _mm256_shuffle_epi8(b, pair_of_entries(&super::pack::THREE_BYTE_LANES, i1, i3)),
         )
     };
-    // Each group's length is 4 plus its index's set bits: the ends of groups 0, 0-1,
-    // 0-2 and all from one popcount each.
-    let ends = |m: u32| 4 + (indexes & m).count_ones() as usize;
-    let (n0, n01, n012) = (ends(0xFF), 4 + ends(0xFFFF), 8 + ends(0xFF_FFFF));
-    let end = at + 12 + ends(u32::MAX);
+    // Each group's length is 4 plus its index's set bits, so the first `g` groups'
+    // length is one popcount.
+    let len_of_groups =
+        |g: u32| 4 * g as usize + (u64::from(indexes) & ((1 << (8 * g)) - 1)).count_ones() as usize;
+    let (n0, n01, n012) = (len_of_groups(1), len_of_groups(2), len_of_groups(3));
+    let end = at + len_of_groups(4);
     // SAFETY: the caller guarantees `d + at .. d + at + 64`; the output ends at most 48
     // bytes after `at`, and each 16-byte store starts before its end.
     unsafe {
